@@ -50,7 +50,8 @@ struct Step {
     WaitEvent,   // host blocks until `event` completed (hipEventSynchronize)
     WaitStream,  // host blocks until `stream` drained (hipStreamSynchronize)
     WaitAll,     // host blocks until every stream and the callback thread are idle (device sync)
-    WaitPoolFree // host blocks until any chunk returns to `pool`, or until absolute time `deadline`
+    WaitPoolFree,     // host blocks until any chunk returns to `pool`, or until absolute time `deadline`
+    AcquireSemaphore  // host takes one compute-semaphore unit, blocking while none is left
   };
   Kind kind = Kind::Do;
   std::function<void(Backend&, Plan& next)> fn;
@@ -63,6 +64,7 @@ struct Step {
   static Step wait_event(EventId e) { Step s; s.kind = Kind::WaitEvent; s.event = e; return s; }
   static Step wait_stream(StreamId st) { Step s; s.kind = Kind::WaitStream; s.stream = st; return s; }
   static Step wait_all() { Step s; s.kind = Kind::WaitAll; return s; }
+  static Step acquire_semaphore() { Step s; s.kind = Kind::AcquireSemaphore; return s; }
   static Step wait_pool_free(PoolId p, TimeNs deadline) {
     Step s; s.kind = Kind::WaitPoolFree; s.pool = p; s.deadline = deadline; return s;
   }

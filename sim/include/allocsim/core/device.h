@@ -1,0 +1,48 @@
+// Device: what the host-program interpreter needs beyond what policies use (Backend). Both the
+// sim engine and the HIP backend implement it, so one interpreter (sim/engine/interpreter.h) turns
+// HostOps into Plans for both.
+//
+// Stream ids: backend streams 0..n-1 are the program's streams in Program::streams order
+// (0 = compute); callback streams are created after them by callback_stream().
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "allocsim/core/backend.h"
+#include "allocsim/core/program.h"
+
+namespace allocsim {
+
+struct DeviceAccess {
+  BufferId alloc = -1;  // the allocation the program meant to touch
+  AddrRange range;      // absolute pool addresses
+};
+
+/// A kernel / memset / copy as launched: duration already drawn from its distribution.
+struct DeviceOp {
+  HostOpKind kind = HostOpKind::Kernel;
+  TimeNs duration = 0;
+  std::vector<DeviceAccess> reads, writes;
+  std::string_view label;  // "kernel", "memset", "copy" or a scenario-given name (static storage)
+};
+
+class Device : public Backend {
+ public:
+  /// Enqueue a device op on `s` (charges launch_overhead on the host).
+  virtual void launch(StreamId s, DeviceOp op) = 0;
+  /// Host computes for `d` (no device work).
+  virtual void host_delay(TimeNs d) = 0;
+  /// Give one compute-semaphore unit back (runs on the callback thread).
+  virtual void semaphore_release() = 0;
+  /// Destroy a pool (shutdown). Later pool_free calls on it are lifetime violations, reported.
+  virtual void destroy_pool(PoolId pool) = 0;
+
+  // ---- accounting + lifetime checks the interpreter reports
+  virtual void note_alloc(const BufferInfo& buf) = 0;         // after a successful allocation
+  virtual void note_host_release(const BufferInfo& buf) = 0;  // host refcount -> 0 (live -> pending)
+  virtual void note_oom(StreamId s, std::uint64_t bytes, bool scratch) = 0;
+  /// A program error found at run time (double release, use after release, ...): a Finding.
+  virtual void note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) = 0;
+};
+
+}  // namespace allocsim

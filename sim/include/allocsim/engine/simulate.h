@@ -1,0 +1,29 @@
+// Run one scenario under one free policy and guard in virtual time (the sim backend).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "allocsim/core/observer.h"
+#include "allocsim/core/policy.h"
+#include "allocsim/core/result.h"
+#include "allocsim/core/scenario.h"
+
+namespace allocsim {
+
+struct SimOptions {
+  int semaphore = 32;         // compute semaphore capacity
+  std::uint64_t seed = 1;
+  Params params;              // scenario params overlaid with --set values
+  PlatformProfile platform;   // costs (scenario's, or a calibrated --platform file)
+  bool detect_races = true;   // --no-races turns the race detector off
+  std::size_t max_findings = 20;
+  bool findings_to_stderr = false;  // readable two-line form per finding
+  std::vector<Observer*> observers;  // extra observers (trace writer, tests)
+  std::uint64_t max_events = 0;      // 0 = unbounded; a bound turns a livelock into an error
+};
+
+/// Deterministic: same scenario, policy, guard and options -> identical result and observer calls.
+/// Never throws for run-time conditions (deadlock, OOM, lifetime violations): they are results.
+RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, const SimOptions& options);
+
+}  // namespace allocsim
