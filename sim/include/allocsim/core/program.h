@@ -73,6 +73,8 @@ struct Program {
   /// Buffers allocated at program start before the recording began (PyTorch traces): their
   /// Release ops free memory the program never saw allocated. Empty for normal scenarios.
   std::vector<BufferId> preexisting;
+  /// Sizes of the preexisting buffers, parallel to `preexisting` (bytes to allocate at start).
+  std::vector<std::uint64_t> preexisting_bytes;
 };
 
 }  // namespace allocsim
