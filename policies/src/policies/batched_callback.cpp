@@ -1,0 +1,75 @@
+// Free policy `batched-callback`: like deferred-callback, but one callback frees a whole batch.
+//
+// Contract: released chunks are collected (pending) per deferral stream (last-use stream, compute
+//   if untouched). A flush enqueues one then_execute_callback per stream with collected chunks
+//   (ascending stream id; usually just compute), each freeing its chunks on the callback thread
+//   after everything enqueued on that stream so far. Flushes happen:
+//     - param batch_size = 0 (default): at each EndExecution (on_end_execution);
+//     - batch_size = K > 0: as soon as K chunks are collected (EndExecution does not flush);
+//     - always: at shutdown, and on an OOM (before the default retry waits for frees).
+//   The callback is enqueued at flush time, i.e. after the released buffers' last uses, so the
+//   frees are ordered exactly as with deferred-callback. Enqueue failure (param
+//   callback_enqueue_failure): counted fallback + warning, the whole batch is freed at once.
+// Analogue: none upstream (new); XLA's per-execution ThenExecuteCallback that releases the
+//   compute-semaphore unit is the model for the per-execution variant.
+// Cost: one deferred free (~2.4 us host time) per batch instead of per buffer; chunks released
+//   early in an execution stay pending until its end, so peak pending is at least
+//   deferred-callback's.
+// OOM: flush, then default (XLA AllocatorRetry).
+#include <map>
+
+#include "../factories.h"
+#include "../policy_util.h"
+
+namespace allocsim {
+namespace {
+
+class BatchedCallbackPolicy final : public FreePolicy {
+ public:
+  explicit BatchedCallbackPolicy(std::uint64_t batch_size) : batch_size_(batch_size) {}
+  std::string_view name() const override { return "batched-callback"; }
+
+  void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
+    plan.push_back(Step::run([this, buf](Backend& b, Plan&) {
+      batch_[policy_util::deferred_free_stream(b, buf)].push_back({buf.chunk, buf.id});
+      if (batch_size_ > 0 && ++collected_ >= batch_size_) flush(b);
+    }));
+  }
+
+  void on_end_execution(Backend&, Plan& plan) override {
+    if (batch_size_ == 0) plan.push_back(flush_step());
+  }
+
+  void on_shutdown(Backend&, Plan& plan) override { plan.push_back(flush_step()); }
+
+  OomDecision on_oom(Backend& b, StreamId stream, std::uint64_t bytes, bool scratch, int attempt,
+                     TimeNs first_failure, Plan& plan) override {
+    plan.push_back(flush_step());
+    return FreePolicy::on_oom(b, stream, bytes, scratch, attempt, first_failure, plan);
+  }
+
+ private:
+  Step flush_step() {
+    return Step::run([this](Backend& b, Plan&) { flush(b); });
+  }
+
+  void flush(Backend& b) {
+    std::map<StreamId, std::vector<policy_util::Parked>> batch;
+    batch.swap(batch_);
+    collected_ = 0;
+    for (auto& [stream, chunks] : batch) policy_util::free_after_stream(b, stream, std::move(chunks), "batched-callback");
+  }
+
+  std::uint64_t batch_size_;
+  std::uint64_t collected_ = 0;
+  std::map<StreamId, std::vector<policy_util::Parked>> batch_;
+};
+
+}  // namespace
+
+std::unique_ptr<FreePolicy> make_batched_callback_policy(const Params& params) {
+  const double k = params.get("batch_size", 0);
+  return std::make_unique<BatchedCallbackPolicy>(k > 0 ? std::uint64_t(k) : 0);
+}
+
+}  // namespace allocsim

@@ -1,0 +1,31 @@
+// Free policy `immediate`: release returns the chunk to the pool at once.
+//
+// Contract: pool_free(chunk) runs on the host at release, before the host's next op. Nothing orders
+//   the freed bytes after device work still queued on them: the next allocation of those bytes is
+//   safe only if it is used from the same stream (stream order) or its user waits on compute
+//   (guard wait-compute / device-sync / private-pool). With guard `none`, a non-compute stream
+//   reusing the bytes races with queued compute work.
+// Analogue: XLA upstream ~AllocatedRawSEDeviceMemory under kComputeSynchronized (a buffer may be
+//   freed once its last compute use is *enqueued*).
+// Cost: one pool free of host time; no pending bytes ever (in_use == live); no events, callbacks or
+//   host stalls. The baseline every other policy's peak memory is compared with.
+// OOM: default (XLA AllocatorRetry, oom_default.cpp).
+#include "../factories.h"
+#include "../policy_util.h"
+
+namespace allocsim {
+namespace {
+
+class ImmediatePolicy final : public FreePolicy {
+ public:
+  std::string_view name() const override { return "immediate"; }
+  void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
+    plan.push_back(policy_util::free_now(buf.chunk, buf.id));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FreePolicy> make_immediate_policy(const Params&) { return std::make_unique<ImmediatePolicy>(); }
+
+}  // namespace allocsim

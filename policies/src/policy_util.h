@@ -1,0 +1,35 @@
+// Small helpers shared by the free-policy files. Like the policies themselves, they use only the
+// Backend interface (core/backend.h), so everything here runs unchanged on the sim and HIP backends.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocsim/core/backend.h"
+
+namespace allocsim::policy_util {
+
+/// One released allocation waiting to go back to its pool.
+struct Parked {
+  Chunk chunk;
+  BufferId buffer = -1;
+};
+
+/// The streams whose device ops touched `buf`, ascending. Built from use_stream_mask, plus
+/// last_use_stream when the mask cannot hold it (stream id >= 64). Empty: no device op ever
+/// touched the buffer, so nothing on the device can still be using it.
+std::vector<StreamId> use_streams(const BufferInfo& buf);
+
+/// The stream a ThenExecuteCallback-style deferred free is ordered after: the last-use stream, or
+/// compute when no device op touched the buffer (PR #979 always uses compute).
+StreamId deferred_free_stream(Backend& b, const BufferInfo& buf);
+
+/// A Do step that returns `chunk` to its pool right away.
+Step free_now(const Chunk& chunk, BufferId buffer);
+
+/// ThenExecuteCallback(stream, free all of `chunks`). If the callback enqueue fails, counts a
+/// fallback, logs `<who>: callback enqueue failed (...); freed immediately` and frees them now:
+/// the PR #979 fallback, which re-opens the race it was meant to close.
+void free_after_stream(Backend& b, StreamId stream, std::vector<Parked> chunks, std::string_view who);
+
+}  // namespace allocsim::policy_util
