@@ -1,0 +1,32 @@
+// The platform profile as a JSON file: `allocsim-hw calibrate` writes the costs it measured on a
+// real GPU, `allocsim run --platform FILE` loads them, so the simulator predicts for that machine.
+// Format: one flat object whose keys are the PlatformProfile field names (core/platform.h).
+// Missing keys keep the H200 defaults; unknown keys, wrong types and negative values are errors
+// (a misspelt key silently ignored would make a calibration look applied when it is not).
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include <boost/json/fwd.hpp>
+
+#include "allocsim/core/platform.h"
+
+namespace allocsim {
+
+/// Bad platform file: the message names the file and the offending key.
+class PlatformError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// JSON text (pretty, one key per line, declaration order) of every field.
+std::string platform_to_json(const PlatformProfile& p);
+/// Parse JSON text; `source` names it in error messages. Throws PlatformError.
+PlatformProfile platform_from_json(const std::string& text, const std::string& source = "<platform>");
+
+/// File helpers: read (throws PlatformError, also for an unreadable file) and atomic write
+/// (throws FileWriteError).
+PlatformProfile load_platform_file(const std::string& path);
+void save_platform_file(const std::string& path, const PlatformProfile& p);
+
+}  // namespace allocsim

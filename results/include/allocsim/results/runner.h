@@ -1,0 +1,25 @@
+// run_one: one scenario under one policy and guard, from a RunConfig, in the simulator. Used by
+// `allocsim run` and by every sweep job, so it keeps no global state: it builds its own policy,
+// guard and options each call and is safe to call from several threads at once (each on its own
+// RunConfig; the Scenario is only read).
+#pragma once
+#include <vector>
+
+#include "allocsim/core/observer.h"
+#include "allocsim/core/result.h"
+#include "allocsim/core/scenario.h"
+#include "allocsim/engine/simulate.h"
+#include "allocsim/results/run_config.h"
+
+namespace allocsim {
+
+/// The SimOptions a config resolves to against a scenario (defaults filled in, platform loaded).
+/// Throws RunInputError.
+SimOptions resolve_sim_options(const Scenario& scenario, const RunConfig& config);
+
+/// Run it. Throws RunInputError for bad input (unknown policy or guard: the message lists the
+/// valid names). Run-time conditions (deadlock, OOM, races) are results, never exceptions.
+/// The result's scenario/policy/guard/semaphore/seed are the resolved values.
+RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector<Observer*> extra = {});
+
+}  // namespace allocsim

@@ -1,0 +1,104 @@
+// Human-readable run summary (see header).
+#include "allocsim/results/run_summary.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace allocsim {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+  return buf;
+}
+
+std::string us(TimeNs ns) { return fmt("%.3f", double(ns) / 1000.0); }
+
+std::string buffer_name(const Program* program, BufferId id) {
+  std::string s = "alloc " + std::to_string(id);
+  if (program && id >= 0 && std::size_t(id) < program->buffer_names.size() &&
+      !program->buffer_names[std::size_t(id)].empty())
+    s += " '" + program->buffer_names[std::size_t(id)] + "'";
+  return s;
+}
+
+std::string side(const FindingSide& s, const Program* program) {
+  if (s.alloc < 0 && s.op.empty()) return "-";
+  std::string out = buffer_name(program, s.alloc) + " (" + std::to_string(s.alloc_bytes) + " B on " +
+                    (s.alloc_stream.empty() ? "?" : s.alloc_stream) + " at " + us(s.alloc_time) + " us";
+  if (s.release_time >= 0) out += ", released " + us(s.release_time) + " us";
+  out += ")";
+  if (!s.op.empty())
+    out += ": " + s.op + (s.write ? " write" : " read") + " on " + s.stream + " [" + us(s.start) + ", " +
+           us(s.end) + "] us";
+  return out;
+}
+
+}  // namespace
+
+std::string format_bytes(std::uint64_t bytes) {
+  return fmt("%.2f", double(bytes) / (1024.0 * 1024.0)) + " MiB (" + std::to_string(bytes) + " B)";
+}
+
+std::string format_duration(TimeNs ns) {
+  return fmt("%.6f", double(ns) / 1e6) + " ms (" + std::to_string(ns) + " ns)";
+}
+
+std::string format_finding(const Finding& f, const Program* program) {
+  std::string line1 = f.kind + " on [" + hex(f.range.begin) + ", " + hex(f.range.end()) + ") " +
+                      std::to_string(f.range.bytes) + " B: " + side(f.first, program);
+  std::string line2 = "      vs " + side(f.second, program);
+  if (!f.action_between.empty()) line2 += "; between: " + f.action_between;
+  return line1 + "\n" + line2;
+}
+
+std::string format_run_summary(const RunResult& r, const Program* program, std::size_t max_findings) {
+  std::string o;
+  o += "scenario  " + r.scenario + "\n";
+  o += "config    policy " + r.policy + ", guard " + r.guard + ", semaphore " + std::to_string(r.semaphore) +
+       ", seed " + std::to_string(r.seed) + "\n";
+  if (!r.completed) o += "ERROR     run did not complete: " + r.error + "\n";
+  if (r.race_detection) {
+    o += "races     latent " + std::to_string(r.races_latent) + ", manifest " + std::to_string(r.races_manifest) + "\n";
+  } else {
+    o += "races     not checked (--no-races)\n";
+  }
+  o += "lifetime  double-free " + std::to_string(r.double_frees) + ", use-after-release " +
+       std::to_string(r.use_after_release) + ", unknown-free " + std::to_string(r.unknown_frees) +
+       ", callback-after-pool-destroyed " + std::to_string(r.callbacks_after_pool_destroyed) + ", leak " +
+       std::to_string(r.leaks) + "\n";
+  o += "peak      in_use  " + format_bytes(r.peak_bytes_in_use) + "\n";
+  o += "          live    " + format_bytes(r.peak_live_bytes) + "\n";
+  o += "          pending " + format_bytes(r.peak_pending_bytes) + "\n";
+  o += "          pool    " + format_bytes(r.peak_pool_bytes) + "\n";
+  o += "time      makespan   " + format_duration(r.makespan_ns) + "\n";
+  o += "          host stall " + format_duration(r.host_stall_ns) + "\n";
+  o += "counts    allocs " + std::to_string(r.allocs) + ", frees " + std::to_string(r.frees) + ", callbacks " +
+       std::to_string(r.callbacks) + ", ooms " + std::to_string(r.ooms) + ", fallbacks " +
+       std::to_string(r.fallbacks) + "\n";
+  if (r.warnings.empty()) {
+    o += "warnings  none\n";
+  } else {
+    o += "warnings  " + std::to_string(r.warnings.size()) + "\n";
+    for (const auto& w : r.warnings) o += "  - " + w + "\n";
+  }
+  const std::uint64_t total = r.races_latent + r.races_manifest + r.double_frees + r.use_after_release +
+                              r.unknown_frees + r.callbacks_after_pool_destroyed + r.leaks;
+  if (!r.findings.empty() && max_findings > 0) {
+    const std::size_t shown = std::min(max_findings, r.findings.size());
+    o += "findings  first " + std::to_string(shown) + " of " + std::to_string(total) + "\n";
+    for (std::size_t i = 0; i < shown; ++i)
+      o += "  " + std::to_string(i + 1) + ". " + format_finding(r.findings[i], program) + "\n";
+  }
+  return o;
+}
+
+}  // namespace allocsim
