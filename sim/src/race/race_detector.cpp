@@ -1,10 +1,341 @@
-// RaceDetector: stub while the real detector is built (issue 4). Links; finds nothing yet.
+// RaceDetector: observer calls -> happens-before clocks, shadow memory checks, raw findings.
+// See race_detector.h for what is found and how it is counted.
 #include "allocsim/race/race_detector.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "detector_state.h"
 
 namespace allocsim {
 
-RaceDetector::RaceDetector(RaceOptions options) { (void)options; }
+using race::AccessRec;
+using race::AllocRec;
+using race::Cell;
+using race::RawFinding;
+
+class RaceDetector::Impl : public race::DetectorState {
+ public:
+  static constexpr std::size_t kMaxReads = 8;       // read-set cap per cell (oldest dropped)
+  static constexpr std::size_t kMaxDenseSpans = std::size_t(1) << 27;
+
+  static std::uint64_t pair_key(std::int32_t x, std::int32_t y) {
+    if (x > y) std::swap(x, y);
+    return (std::uint64_t(std::uint32_t(x)) << 32) | std::uint32_t(y);
+  }
+
+  bool keep_record() const { return raw.size() < options.max_findings; }
+
+  static AddrRange hull(AddrRange a, Addr b, Addr e) {
+    Addr lo = std::min(a.begin, b), hi = std::max(a.end(), e);
+    return {lo, hi - lo};
+  }
+
+  void latent_race(const AccessRec& earlier, const AccessRec& cur, Addr b, Addr e) {
+    auto [it, inserted] = latent_pairs.try_emplace(pair_key(earlier.alloc, cur.alloc), -1);
+    if (!inserted) {
+      if (it->second >= 0) raw[std::size_t(it->second)].range = hull(raw[std::size_t(it->second)].range, b, e);
+      return;
+    }
+    ++latent;
+    if (!keep_record()) return;
+    it->second = std::int32_t(raw.size());
+    RawFinding f;
+    f.kind = "latent";
+    f.range = {b, e - b};
+    bool cur_first = cur.alloc < earlier.alloc;  // instances are numbered in allocation order
+    f.alloc_a = cur_first ? cur.alloc : earlier.alloc;
+    f.alloc_b = cur_first ? earlier.alloc : cur.alloc;
+    f.a = cur_first ? cur : earlier;
+    f.b = cur_first ? earlier : cur;
+    raw.push_back(std::move(f));
+  }
+
+  void manifest_corruption(const AccessRec& victim_write, const AccessRec& clobber, const AccessRec& read, Addr b,
+                           Addr e) {
+    auto [it, inserted] = manifest_pairs.try_emplace(pair_key(read.alloc, clobber.alloc) ^ (std::uint64_t(1) << 63), -1);
+    // the key is ordered (victim, clobberer): a swapped pair is a different corruption
+    (void)inserted;
+    if (!inserted) {
+      if (it->second >= 0) raw[std::size_t(it->second)].range = hull(raw[std::size_t(it->second)].range, b, e);
+      return;
+    }
+    ++manifest;
+    if (!keep_record()) return;
+    it->second = std::int32_t(raw.size());
+    RawFinding f;
+    f.kind = "manifest";
+    f.range = {b, e - b};
+    f.alloc_a = read.alloc;
+    f.alloc_b = clobber.alloc;
+    f.a = read;
+    f.b = clobber;
+    f.victim_write = victim_write;
+    raw.push_back(std::move(f));
+  }
+
+  void lifetime(const char* kind, std::int32_t alloc, AddrRange range, AgentId agent, TimeNs t,
+                const AccessRec& access = {}) {
+    if (!keep_record()) return;
+    RawFinding f;
+    f.kind = kind;
+    f.range = range;
+    f.alloc_a = alloc;
+    f.a = access;
+    f.agent = agent;
+    f.t = t;
+    raw.push_back(std::move(f));
+  }
+
+  // -- allocation instances
+  std::int32_t instance_for(BufferId buf, std::uint64_t op_seq) const {
+    if (buf < 0 || std::size_t(buf) >= instances_of.size() || instances_of[std::size_t(buf)].empty()) return -1;
+    const auto& v = instances_of[std::size_t(buf)];
+    if (v.size() == 1 || !ids_are_op_seqs) return v.back();
+    for (std::size_t i = v.size(); i-- > 0;)
+      if (allocs[std::size_t(v[i])].enqueue_mark < std::int64_t(op_seq)) return v[i];
+    return v.front();
+  }
+
+  // -- the per-cell checks (FastTrack with allocation-aware pruning)
+  void read_cell(Cell& c, Addr b, Addr e, const AccessRec& cur) {
+    const AccessRec& w = c.last_write;
+    if (w.valid() && w.alloc != cur.alloc) {
+      if (!ordered_before(w, cur.agent)) latent_race(w, cur, b, e);
+      for (const AccessRec& v : c.victims)
+        if (v.alloc == cur.alloc) {
+          manifest_corruption(v, w, cur, b, e);
+          break;
+        }
+    }
+    // prune reads of this allocation that are ordered before this one; then add it
+    auto& r = c.reads;
+    if (r.size() == 1 && r[0].alloc == cur.alloc && ordered_before(r[0], cur.agent)) {
+      r[0] = cur;
+      return;
+    }
+    r.erase(std::remove_if(r.begin(), r.end(),
+                           [&](const AccessRec& x) { return x.alloc == cur.alloc && ordered_before(x, cur.agent); }),
+            r.end());
+    if (r.size() >= kMaxReads) r.erase(r.begin());
+    r.push_back(cur);
+  }
+
+  void write_cell(Cell& c, Addr b, Addr e, const AccessRec& cur) {
+    AccessRec& w = c.last_write;
+    if (w.valid() && w.alloc != cur.alloc && !ordered_before(w, cur.agent)) latent_race(w, cur, b, e);
+    auto& r = c.reads;
+    bool all_ordered = true;
+    for (const AccessRec& x : r) {
+      if (ordered_before(x, cur.agent)) continue;
+      all_ordered = false;
+      if (x.alloc != cur.alloc) latent_race(x, cur, b, e);
+    }
+    if (all_ordered) r.clear();
+    else r.erase(std::remove_if(r.begin(), r.end(), [&](const AccessRec& x) { return ordered_before(x, cur.agent); }),
+                 r.end());
+    // manifest history: this allocation's data is fresh again; another's overwritten write is a victim
+    auto& vs = c.victims;
+    vs.erase(std::remove_if(vs.begin(), vs.end(), [&](const AccessRec& x) { return x.alloc == cur.alloc; }), vs.end());
+    if (w.valid() && w.alloc != cur.alloc) {
+      vs.erase(std::remove_if(vs.begin(), vs.end(), [&](const AccessRec& x) { return x.alloc == w.alloc; }), vs.end());
+      if (vs.size() == vs.capacity()) vs.pop_back();
+      vs.insert(vs.begin(), w);
+    }
+    w = cur;
+  }
+};
+
+RaceDetector::RaceDetector(RaceOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+  impl_->clock_of(kCallbackAgent);
+}
 RaceDetector::~RaceDetector() = default;
-void RaceDetector::finish(RunResult& result) { (void)result; }
+
+void RaceDetector::on_stream_created(StreamId s, std::string_view name) {
+  if (s < 0) return;
+  auto& names = impl_->stream_names;
+  if (std::size_t(s) >= names.size()) names.resize(std::size_t(s) + 1);
+  names[std::size_t(s)] = std::string(name);
+  impl_->clock_of(stream_agent(s));
+}
+
+static bool one_shot(std::uint64_t key) {
+  auto kind = SyncKind(key >> 56);
+  return kind == SyncKind::EnqueuedOp || kind == SyncKind::CallbackHandoff;
+}
+static std::int64_t sync_id(std::uint64_t key) { return std::int64_t(key & ((std::uint64_t(1) << 56) - 1)); }
+
+void RaceDetector::on_release_sync(AgentId a, std::uint64_t key) {
+  if (a < 0) return;
+  Impl& d = *impl_;
+  race::VectorClock& vc = d.clock_of(a);
+  d.sync.release(key, vc);
+  vc.set(a, vc.get(a) + 1);
+  if (a == kHostAgent && SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.max_enqueued = std::max(d.max_enqueued, sync_id(key));
+}
+
+void RaceDetector::on_acquire_sync(AgentId a, std::uint64_t key) {
+  if (a < 0) return;
+  Impl& d = *impl_;
+  d.sync.acquire(key, d.clock_of(a), one_shot(key));
+  if (SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.current_op[std::size_t(a)] = sync_id(key);
+}
+
+void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) {
+  if (a < 0 || range.bytes == 0) return;
+  Impl& d = *impl_;
+  const race::VectorClock& vc = d.clock_of(a);
+  if (a != kHostAgent && d.ids_are_op_seqs && d.current_op[std::size_t(a)] != std::int64_t(op_seq))
+    d.ids_are_op_seqs = false;
+  std::int32_t inst = d.instance_for(alloc, op_seq);
+  if (inst < 0) return;  // an allocation never seen (pre-existing): nothing to compare against
+  AllocRec& ar = d.allocs[std::size_t(inst)];
+  AccessRec cur{vc.get(a), a, inst, write, op_seq, t};
+  if (ar.released && !ar.uar_reported &&
+      (a == kHostAgent || (d.ids_are_op_seqs && std::int64_t(op_seq) > ar.release_mark))) {
+    ar.uar_reported = true;
+    ++d.use_after_release;
+    d.lifetime("use-after-release", inst, range, a, t, cur);
+  }
+  if (write) d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); });
+  else d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.read_cell(c, b, e, cur); });
+}
+
+void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
+  if (a < 0 || buf.id < 0) return;
+  Impl& d = *impl_;
+  AllocRec rec;
+  rec.buffer = buf.id;
+  rec.chunk = buf.chunk;
+  rec.requested = buf.requested_bytes;
+  rec.stream = buf.alloc_stream;
+  rec.alloc_time = t;
+  rec.enqueue_mark = d.max_enqueued;
+  rec.hint = d.shadow.none();
+  // the pool lock: acquire every free clock published on these bytes
+  race::VectorClock& vc = d.clock_of(a);
+  d.shadow.for_each({buf.chunk.addr, buf.chunk.bytes}, rec.hint, [&](Cell& c, Addr, Addr) {
+    if (c.free_clock != race::ClockPool::kNone) vc.join(d.shadow.clocks().at(c.free_clock));
+  });
+  if (std::size_t(buf.id) >= d.instances_of.size()) d.instances_of.resize(std::size_t(buf.id) + 1);
+  d.instances_of[std::size_t(buf.id)].push_back(std::int32_t(d.allocs.size()));
+  d.allocs.push_back(rec);
+}
+
+void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
+  Impl& d = *impl_;
+  std::int32_t inst = d.instance_for(buf.id, std::uint64_t(d.max_enqueued + 1));
+  if (inst < 0) return;
+  AllocRec& ar = d.allocs[std::size_t(inst)];
+  if (ar.released) {
+    if (!ar.double_free_reported) {
+      ar.double_free_reported = true;
+      ++d.double_frees;
+      d.lifetime("double-free", inst, {ar.chunk.addr, ar.chunk.bytes}, kHostAgent, t);
+    }
+    return;
+  }
+  ar.released = true;
+  ar.release_time = t;
+  ar.release_mark = d.max_enqueued;
+}
+
+void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t) {
+  if (a < 0) return;
+  Impl& d = *impl_;
+  if (std::size_t(c.pool) < d.pool_destroyed.size() && d.pool_destroyed[std::size_t(c.pool)]) {
+    ++d.callbacks_after_destroy;
+    std::int32_t inst = d.instance_for(buf, std::uint64_t(d.max_enqueued + 1));
+    d.lifetime("callback-after-pool-destroyed", inst, {c.addr, c.bytes}, a, t);
+    return;
+  }
+  std::int32_t inst = -1, freed_match = -1;
+  if (buf >= 0 && std::size_t(buf) < d.instances_of.size())
+    for (std::int32_t i : d.instances_of[std::size_t(buf)]) {
+      const AllocRec& ar = d.allocs[std::size_t(i)];
+      if (ar.chunk.addr != c.addr || ar.chunk.pool != c.pool) continue;
+      if (!ar.freed) {
+        inst = i;
+        break;
+      }
+      freed_match = i;
+    }
+  if (inst < 0) {
+    if (freed_match >= 0) {
+      AllocRec& ar = d.allocs[std::size_t(freed_match)];
+      if (!ar.double_free_reported) {
+        ar.double_free_reported = true;
+        ++d.double_frees;
+        d.lifetime("double-free", freed_match, {c.addr, c.bytes}, a, t);
+      }
+    } else {
+      ++d.unknown_frees;
+      d.lifetime("unknown-free", -1, {c.addr, c.bytes}, a, t);
+    }
+    return;
+  }
+  AllocRec& ar = d.allocs[std::size_t(inst)];
+  ar.freed = true;
+  ar.free_time = t;
+  ar.free_agent = a;
+  // the pool lock: publish the freeing agent's clock on the freed bytes, then tick (a release)
+  race::VectorClock& vc = d.clock_of(a);
+  auto& pool = d.shadow.clocks();
+  d.shadow.for_each({c.addr, c.bytes}, ar.hint, [&](Cell& cell, Addr, Addr) {
+    if (cell.free_clock == race::ClockPool::kNone) cell.free_clock = pool.make(vc);
+    else pool.at(cell.free_clock).join(vc);
+  });
+  vc.set(a, vc.get(a) + 1);
+}
+
+void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {
+  (void)t;
+  if (p < 0) return;
+  auto& v = impl_->pool_destroyed;
+  if (std::size_t(p) >= v.size()) v.resize(std::size_t(p) + 1, false);
+  v[std::size_t(p)] = true;
+}
+
+void RaceDetector::on_device_op(const DeviceOpSpan& span) {
+  Impl& d = *impl_;
+  if (span.op_seq >= Impl::kMaxDenseSpans) return;
+  if (span.op_seq >= d.spans.size()) d.spans.resize(std::max<std::size_t>(span.op_seq + 1, d.spans.size() * 2));
+  std::int32_t label = -1;
+  for (std::size_t i = d.labels.size(); i-- > 0;)
+    if (d.labels[i] == span.label) {
+      label = std::int32_t(i);
+      break;
+    }
+  if (label < 0) {
+    label = std::int32_t(d.labels.size());
+    d.labels.emplace_back(span.label);
+  }
+  d.spans[span.op_seq] = {span.start, span.end, span.stream, label};
+}
+
+void RaceDetector::finish(RunResult& result) {
+  Impl& d = *impl_;
+  for (std::size_t i = 0; i < d.allocs.size(); ++i) {
+    const AllocRec& ar = d.allocs[i];
+    if (ar.freed) continue;
+    ++d.leaks;
+    d.lifetime("leak", std::int32_t(i), {ar.chunk.addr, ar.chunk.bytes}, -1, ar.alloc_time);
+  }
+  result.races_latent = d.latent;
+  result.races_manifest = d.manifest;
+  result.double_frees = d.double_frees;
+  result.use_after_release = d.use_after_release;
+  result.unknown_frees = d.unknown_frees;
+  result.callbacks_after_pool_destroyed = d.callbacks_after_destroy;
+  result.leaks = d.leaks;
+  std::vector<Finding> recs = d.records(result.policy);
+  if (d.options.to_stderr)
+    for (const Finding& f : recs) std::fprintf(stderr, "%s\n", format_finding(f).c_str());
+  for (Finding& f : recs) {
+    if (result.findings.size() >= d.options.max_findings) break;
+    result.findings.push_back(std::move(f));
+  }
+}
 
 }  // namespace allocsim

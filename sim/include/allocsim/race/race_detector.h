@@ -1,6 +1,35 @@
-// (placeholder API, to be completed by the race-detector work: issue 4)
+// The race detector (issue 4; DESIGN.md section 3): a pure Observer that finds
+//  - latent races: two accesses to overlapping bytes by DIFFERENT allocations that happens-before
+//    does not order (write-write, write-read, read-write). Timing-independent: a bug even when this
+//    run's timing hid it. Happens-before = vector clocks over the host thread, the callback thread
+//    and every stream, built from the observer's release/acquire sync calls, plus the pool lock:
+//    a pool free publishes the freeing agent's clock on the freed bytes, and an allocation that
+//    overlaps them acquires it into the allocating agent.
+//  - manifest corruption: in this run's timeline (reads at op start, writes at op end) an allocation
+//    read bytes that another allocation wrote after its own last write of them.
+//  - lifetime bugs: double free, free of an unknown buffer, use after the host released a buffer,
+//    a pool free after the pool was destroyed (callback after shutdown), leaks at the end.
+//
+// Counting (deterministic): a latent race is counted once per unordered pair of allocation
+// instances, however many access pairs or byte ranges race; its record's range is the hull of every
+// racing range of the pair seen. A manifest corruption is counted once per (victim, clobberer) pair.
+// Lifetime findings are counted once per allocation. Records keep detection order (the first
+// `max_findings`, all kinds; leaks are added at finish()).
+//
+// Engine conventions it relies on (observer.h): accesses arrive in nondecreasing time order;
+// EnqueuedOp and CallbackHandoff sync objects are acquired once after their release (they are then
+// dropped, keeping memory bounded); an EnqueuedOp's id is the op's op_seq (used to tell apart two
+// allocations of one BufferId and to date a use after release; if the ids turn out not to be op_seqs
+// the detector notices and falls back to the latest allocation of the buffer, without use-after-release
+// dating).
+//
+// Precision: FastTrack-style, one write epoch and (usually) one read epoch per byte range. It may
+// miss a pair whose access was superseded by an unordered access of a third allocation on the same
+// bytes (that third pair is reported instead); it never reports an ordered pair.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,8 +49,30 @@ class RaceDetector : public Observer {
  public:
   explicit RaceDetector(RaceOptions options = {});
   ~RaceDetector() override;
-  /// Adds races_latent, races_manifest and finding records to `result`.
+  RaceDetector(const RaceDetector&) = delete;
+  RaceDetector& operator=(const RaceDetector&) = delete;
+
+  /// Adds races_latent, races_manifest, the lifetime counts and the finding records to `result`
+  /// (result.policy names the policy in each record's action_between). Call once, after on_end.
   void finish(RunResult& result);
+
+  void on_stream_created(StreamId s, std::string_view name) override;
+  void on_release_sync(AgentId a, std::uint64_t key) override;
+  void on_acquire_sync(AgentId a, std::uint64_t key) override;
+  void on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) override;
+  void on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) override;
+  void on_host_release(const BufferInfo& buf, TimeNs t) override;
+  void on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t) override;
+  void on_pool_destroyed(PoolId p, TimeNs t) override;
+  void on_device_op(const DeviceOpSpan& span) override;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
 };
+
+/// The readable two-line form of a finding (what to_stderr prints), without a trailing newline.
+std::string format_finding(const Finding& f);
 
 }  // namespace allocsim

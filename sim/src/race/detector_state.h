@@ -1,0 +1,84 @@
+// The race detector's state (private to sim/src/race): agents' clocks, sync objects, allocation
+// instances, op spans and raw findings. race_detector.cpp drives it from the observer calls;
+// finding_records.cpp turns raw findings into Finding records at finish().
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "allocsim/race/race_detector.h"
+#include "shadow_memory.h"
+#include "vector_clock.h"
+
+namespace allocsim::race {
+
+/// One allocation instance (a BufferId may be allocated several times in one run).
+struct AllocRec {
+  BufferId buffer = -1;
+  Chunk chunk;
+  std::uint64_t requested = 0;
+  StreamId stream = kNoStream;
+  TimeNs alloc_time = 0, release_time = -1, free_time = -1;
+  AgentId free_agent = -1;
+  std::int64_t enqueue_mark = -1;      // highest op_seq enqueued before this allocation
+  std::int64_t release_mark = -1;      // highest op_seq enqueued before the host released it
+  bool released = false, freed = false, uar_reported = false, double_free_reported = false;
+  ShadowMemory::Iter hint;             // shadow cell starting at chunk.addr (lookup hint)
+};
+
+struct SpanRec {
+  TimeNs start = -1, end = -1;
+  StreamId stream = kNoStream;
+  std::int32_t label = -1;  // index into labels
+};
+
+struct RawFinding {
+  std::string kind;
+  AddrRange range;
+  std::int32_t alloc_a = -1, alloc_b = -1;  // allocation instances (a = first side)
+  AccessRec a, b;                           // accesses (invalid: none)
+  AccessRec victim_write;                   // manifest: the victim's own write that was clobbered
+  AgentId agent = -1;                       // lifetime findings: who did it
+  TimeNs t = 0;
+};
+
+struct DetectorState {
+  RaceOptions options;
+  std::vector<VectorClock> clocks;  // per agent
+  SyncObjects sync;
+  ShadowMemory shadow;
+
+  std::vector<AllocRec> allocs;                              // instances, in allocation order
+  std::vector<std::vector<std::int32_t>> instances_of;      // BufferId -> instances, in order
+  std::vector<std::string> stream_names;                     // by StreamId
+  std::vector<SpanRec> spans;                                // by op_seq (dense)
+  std::vector<std::string> labels;
+  std::vector<bool> pool_destroyed;
+
+  std::int64_t max_enqueued = -1;        // highest EnqueuedOp id released by the host
+  std::vector<std::int64_t> current_op;  // per agent: EnqueuedOp id it last acquired
+  bool ids_are_op_seqs = true;           // turns false if an access's op_seq != its EnqueuedOp id
+
+  std::unordered_map<std::uint64_t, std::int32_t> latent_pairs, manifest_pairs;  // -> raw index or -1
+  std::uint64_t latent = 0, manifest = 0, double_frees = 0, use_after_release = 0, unknown_frees = 0,
+                callbacks_after_destroy = 0, leaks = 0;
+  std::vector<RawFinding> raw;  // first max_findings, detection order
+
+  VectorClock& clock_of(AgentId a) {
+    if (std::size_t(a) >= clocks.size()) {
+      std::size_t old = clocks.size();
+      clocks.resize(std::size_t(a) + 1);
+      current_op.resize(std::size_t(a) + 1, -1);
+      for (std::size_t i = old; i < clocks.size(); ++i) clocks[i].set(AgentId(i), 1);
+    }
+    return clocks[std::size_t(a)];
+  }
+  /// `e` happens-before everything agent `a` does from now on.
+  bool ordered_before(const AccessRec& e, AgentId a) { return e.clock <= clock_of(a).get(e.agent); }
+
+  std::string agent_name(AgentId a) const;
+  std::vector<Finding> records(const std::string& policy) const;
+};
+
+}  // namespace allocsim::race
