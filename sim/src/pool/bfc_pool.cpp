@@ -56,7 +56,7 @@ int BfcPool::bin_for_size(std::uint64_t bytes) {
 
 std::optional<Addr> BfcPool::allocate(std::uint64_t bytes, std::uint64_t alignment) {
   if (bytes == 0) return std::nullopt;
-  if (alignment == 0 || !std::has_single_bit(alignment))
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0)  // (has_single_bit needs popcnt: slow)
     throw std::invalid_argument("BfcPool::allocate: alignment must be a power of two, got " +
                                 std::to_string(alignment));
   if (bytes > kMaxU64 - 255) return std::nullopt;  // cannot even be rounded: larger than any pool

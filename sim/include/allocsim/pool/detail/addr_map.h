@@ -18,7 +18,7 @@ class AddrMap {
 
   /// Precondition: `key` is not present.
   void insert(std::uint64_t key, std::uint32_t value) {
-    if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+    if ((size_ + 1) * 4 > slots_.size()) rehash(slots_.size() * 2);  // load <= 1/4: short probes
     std::size_t i = home(key);
     while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
     slots_[i] = Slot{key, value};

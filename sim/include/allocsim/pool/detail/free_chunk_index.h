@@ -39,8 +39,12 @@ class FreeChunkIndex {
   void insert(std::uint64_t size, std::uint64_t addr, std::uint32_t handle) {
     const int c = class_of(size);
     auto& v = classes_[c];
-    auto it = std::lower_bound(v.begin(), v.end(), FreeEntry{size, addr, 0}, less);
-    v.insert(it, FreeEntry{size, addr, handle});
+    if (v.empty() || less(v.back(), FreeEntry{size, addr, 0})) {
+      v.push_back(FreeEntry{size, addr, handle});  // the common case: classes hold 0-2 entries
+    } else {
+      auto it = std::lower_bound(v.begin(), v.end(), FreeEntry{size, addr, 0}, less);
+      v.insert(it, FreeEntry{size, addr, handle});
+    }
     bits_[c >> 6] |= std::uint64_t{1} << (c & 63);
     ++count_;
   }
@@ -119,7 +123,10 @@ class FreeChunkIndex {
 
   void remove_at(int c, std::size_t i) {
     auto& v = classes_[c];
-    v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+    if (i + 1 == v.size())
+      v.pop_back();
+    else
+      v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
     if (v.empty()) bits_[c >> 6] &= ~(std::uint64_t{1} << (c & 63));
     --count_;
   }
