@@ -90,6 +90,15 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
   return p;
 }
 
+void apply_platform_overrides(PlatformProfile& p, const Params& sets) {
+  for (const auto& f : kFields) {
+    if (!sets.has(f.name)) continue;
+    const double d = sets.get(f.name, 0);
+    if (auto* t = std::get_if<TimeField>(&f.member)) p.*(*t) = TimeNs(std::llround(d));
+    else p.*std::get<RealField>(f.member) = d;
+  }
+}
+
 PlatformProfile load_platform_file(const std::string& path) {
   std::string text;
   try {

@@ -32,9 +32,11 @@ SimOptions resolve_sim_options(const Scenario& scenario, const RunConfig& config
   for (const auto& [k, v] : config.sets.all()) o.params.set(k, v);
   if (config.platform) {
     o.platform = *config.platform;
+    apply_platform_overrides(o.platform, config.sets);
   } else if (config.platform_file) {
     try {
       o.platform = load_platform_file(*config.platform_file);
+      apply_platform_overrides(o.platform, config.sets);  // --set beats the file, as it beats the scenario
     } catch (const PlatformError& e) {
       throw RunInputError(e.what());
     }

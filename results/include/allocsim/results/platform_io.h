@@ -9,6 +9,7 @@
 
 #include <boost/json/fwd.hpp>
 
+#include "allocsim/core/params.h"
 #include "allocsim/core/platform.h"
 
 namespace allocsim {
@@ -23,6 +24,10 @@ class PlatformError : public std::runtime_error {
 std::string platform_to_json(const PlatformProfile& p);
 /// Parse JSON text; `source` names it in error messages. Throws PlatformError.
 PlatformProfile platform_from_json(const std::string& text, const std::string& source = "<platform>");
+
+/// Apply the `--set` values whose key is a PlatformProfile field name (e.g. callback_latency_ns=50000)
+/// on top of `p`, so `--set` still wins over a --platform file. Other keys are ignored.
+void apply_platform_overrides(PlatformProfile& p, const Params& sets);
 
 /// File helpers: read (throws PlatformError, also for an unreadable file) and atomic write
 /// (throws FileWriteError).

@@ -1,0 +1,81 @@
+// Platform profile JSON: round trip of every field, defaults for missing keys, and clear errors for
+// unknown keys, wrong types, negative values and unreadable files.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "allocsim/results/platform_io.h"
+
+using namespace allocsim;
+
+namespace {
+PlatformProfile odd_profile() {  // every field different from its default and from each other
+  PlatformProfile p;
+  p.launch_overhead_ns = 1;
+  p.event_record_ns = 2;
+  p.event_query_ns = 3;
+  p.stream_wait_ns = 4;
+  p.callback_enqueue_ns = 5;
+  p.callback_latency_ns = 6;
+  p.callback_run_ns = 7;
+  p.host_alloc_ns = 8;
+  p.host_free_ns = 9;
+  p.sync_wakeup_ns = 10;
+  p.spin_ns_per_cycle = 0.125;
+  return p;
+}
+bool same(const PlatformProfile& a, const PlatformProfile& b) {
+  return a.launch_overhead_ns == b.launch_overhead_ns && a.event_record_ns == b.event_record_ns &&
+         a.event_query_ns == b.event_query_ns && a.stream_wait_ns == b.stream_wait_ns &&
+         a.callback_enqueue_ns == b.callback_enqueue_ns && a.callback_latency_ns == b.callback_latency_ns &&
+         a.callback_run_ns == b.callback_run_ns && a.host_alloc_ns == b.host_alloc_ns &&
+         a.host_free_ns == b.host_free_ns && a.sync_wakeup_ns == b.sync_wakeup_ns &&
+         a.spin_ns_per_cycle == b.spin_ns_per_cycle;
+}
+}  // namespace
+
+TEST_CASE("platform profile round-trips every field", "[platform]") {
+  const PlatformProfile p = odd_profile();
+  const std::string text = platform_to_json(p);
+  CHECK(same(platform_from_json(text), p));
+  CHECK(!same(platform_from_json(text), PlatformProfile{}));
+  CHECK(text.find("\"callback_latency_ns\": 6") != std::string::npos);
+}
+
+TEST_CASE("missing keys keep the defaults; fractional ns are rounded", "[platform]") {
+  const PlatformProfile p = platform_from_json(R"({"callback_latency_ns": 50000.6})");
+  CHECK(p.callback_latency_ns == 50001);
+  PlatformProfile expected;
+  expected.callback_latency_ns = 50001;
+  CHECK(same(p, expected));
+  CHECK(same(platform_from_json("{}"), PlatformProfile{}));
+}
+
+TEST_CASE("bad platform input is an error naming the problem", "[platform]") {
+  CHECK_THROWS_WITH(platform_from_json(R"({"callback_latncy_ns": 1})", "cal.json"),
+                    Catch::Contains("cal.json") && Catch::Contains("unknown key 'callback_latncy_ns'") &&
+                        Catch::Contains("callback_latency_ns"));
+  CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": "fast"})"), Catch::Contains("must be a number"));
+  CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": -5})"), Catch::Contains(">= 0"));
+  CHECK_THROWS_WITH(platform_from_json("[1, 2]"), Catch::Contains("expected a JSON object"));
+  CHECK_THROWS_WITH(platform_from_json("{\"event_query_ns\": "), Catch::Contains("not valid JSON"));
+  CHECK_THROWS_AS(load_platform_file("/nonexistent/dir/platform.json"), PlatformError);
+}
+
+TEST_CASE("platform file save and load", "[platform]") {
+  const auto path = std::filesystem::temp_directory_path() / "allocsim_test_platform.json";
+  save_platform_file(path.string(), odd_profile());
+  CHECK(same(load_platform_file(path.string()), odd_profile()));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("--set platform keys override a profile; other keys are ignored", "[platform]") {
+  PlatformProfile p = odd_profile();
+  Params sets;
+  sets.set("callback_latency_ns", 70000);
+  sets.set("spin_ns_per_cycle", 0.5);
+  sets.set("batch_size", 8);
+  apply_platform_overrides(p, sets);
+  CHECK(p.callback_latency_ns == 70000);
+  CHECK(p.spin_ns_per_cycle == 0.5);
+  CHECK(p.launch_overhead_ns == 1);
+}
