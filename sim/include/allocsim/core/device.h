@@ -36,6 +36,8 @@ class Device : public Backend {
   virtual void semaphore_release() = 0;
   /// Destroy a pool (shutdown). Later pool_free calls on it are lifetime violations, reported.
   virtual void destroy_pool(PoolId pool) = 0;
+  /// Give event `e` a readable name (the program's event name) for messages. Optional.
+  virtual void label_event(EventId e, std::string_view name) { (void)e, (void)name; }
 
   // ---- accounting + lifetime checks the interpreter reports
   virtual void note_alloc(const BufferInfo& buf) = 0;         // after a successful allocation

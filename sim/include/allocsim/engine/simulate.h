@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "allocsim/core/chooser.h"
 #include "allocsim/core/observer.h"
 #include "allocsim/core/policy.h"
 #include "allocsim/core/result.h"
@@ -20,6 +21,9 @@ struct SimOptions {
   bool findings_to_stderr = false;  // readable two-line form per finding
   std::vector<Observer*> observers;  // extra observers (trace writer, tests)
   std::uint64_t max_events = 0;      // 0 = unbounded; a bound turns a livelock into an error
+  /// Every random choice of the run (durations, injected failures). nullptr: a seeded chooser from
+  /// `seed`. A schedule explorer (DESIGN.md section 10) passes its own.
+  Chooser* chooser = nullptr;
 };
 
 /// Deterministic: same scenario, policy, guard and options -> identical result and observer calls.
