@@ -56,7 +56,7 @@ struct DetectorState {
   std::vector<std::string> labels;
   std::vector<bool> pool_destroyed;
 
-  std::int64_t max_enqueued = -1;        // highest EnqueuedOp id released by the host
+  std::int64_t max_enqueued = -1;        // highest EnqueuedOp id released (by the host or a callback)
   std::vector<std::int64_t> current_op;  // per agent: EnqueuedOp id it last acquired
   bool ids_are_op_seqs = true;           // turns false if an access's op_seq != its EnqueuedOp id
 

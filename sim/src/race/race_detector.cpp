@@ -172,7 +172,7 @@ void RaceDetector::on_release_sync(AgentId a, std::uint64_t key) {
   race::VectorClock& vc = d.clock_of(a);
   d.sync.release(key, vc);
   vc.set(a, vc.get(a) + 1);
-  if (a == kHostAgent && SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.max_enqueued = std::max(d.max_enqueued, sync_id(key));
+  if (SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.max_enqueued = std::max(d.max_enqueued, sync_id(key));
 }
 
 void RaceDetector::on_acquire_sync(AgentId a, std::uint64_t key) {
@@ -324,17 +324,33 @@ void RaceDetector::finish(RunResult& result) {
   }
   result.races_latent = d.latent;
   result.races_manifest = d.manifest;
-  result.double_frees = d.double_frees;
-  result.use_after_release = d.use_after_release;
-  result.unknown_frees = d.unknown_frees;
-  result.callbacks_after_pool_destroyed = d.callbacks_after_destroy;
-  result.leaks = d.leaks;
+  // Lifetime bugs: an engine may count them itself (sim/engine does). A kind the result already
+  // reports stays the engine's (count and records); otherwise the detector's own is used.
+  struct Kind {
+    const char* name;
+    std::uint64_t* result_count;
+    std::uint64_t mine;
+    bool engine_has;
+  };
+  Kind kinds[] = {{"double-free", &result.double_frees, d.double_frees, false},
+                  {"use-after-release", &result.use_after_release, d.use_after_release, false},
+                  {"unknown-free", &result.unknown_frees, d.unknown_frees, false},
+                  {"callback-after-pool-destroyed", &result.callbacks_after_pool_destroyed, d.callbacks_after_destroy, false},
+                  {"leak", &result.leaks, d.leaks, false}};
+  for (Kind& k : kinds) {
+    k.engine_has = *k.result_count > 0;
+    if (!k.engine_has) *k.result_count = k.mine;
+  }
+  auto dropped = [&](const std::string& kind) {
+    for (const Kind& k : kinds)
+      if (kind == k.name) return k.engine_has;
+    return false;
+  };
   std::vector<Finding> recs = d.records(result.policy);
-  if (d.options.to_stderr)
-    for (const Finding& f : recs) std::fprintf(stderr, "%s\n", format_finding(f).c_str());
   for (Finding& f : recs) {
-    if (result.findings.size() >= d.options.max_findings) break;
-    result.findings.push_back(std::move(f));
+    if (dropped(f.kind)) continue;
+    if (d.options.to_stderr) std::fprintf(stderr, "%s\n", format_finding(f).c_str());
+    if (result.findings.size() < d.options.max_findings) result.findings.push_back(std::move(f));
   }
 }
 

@@ -13,7 +13,8 @@
 // Counting (deterministic): a latent race is counted once per unordered pair of allocation
 // instances, however many access pairs or byte ranges race; its record's range is the hull of every
 // racing range of the pair seen. A manifest corruption is counted once per (victim, clobberer) pair.
-// Lifetime findings are counted once per allocation. Records keep detection order (the first
+// Lifetime findings are counted once per allocation; a lifetime kind the engine already counted in
+// the RunResult (sim/engine counts its own) is left to the engine at finish(). Records keep detection order (the first
 // `max_findings`, all kinds; leaks are added at finish()).
 //
 // Engine conventions it relies on (observer.h): accesses arrive in nondecreasing time order;
