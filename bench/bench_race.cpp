@@ -1,0 +1,150 @@
+// Race detector cost (DESIGN.md section 9: detection on <= 1.5x the run time with it off).
+//  - BM_DetectorPerAccess: the detector alone on a synthetic observer stream shaped like a
+//    training loop (enqueue edge, stream acquire, whole-buffer read and write, frees and re-allocs
+//    at overlapping addresses, an event edge per iteration); items = accesses.
+//  - BM_SimulateRaceOnOffRatio: the same scenario through simulate() with detection off and on,
+//    alternating inside one run; counters give both times and the on/off ratio.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+
+#include "allocsim/core/policy.h"
+#include "allocsim/core/scenario.h"
+#include "allocsim/engine/simulate.h"
+#include "allocsim/race/race_detector.h"
+
+using namespace allocsim;
+
+static void BM_DetectorPerAccess(benchmark::State& state) {
+  const int kBuffers = 64;
+  std::uint64_t accesses = 0;
+  for (auto _ : state) {
+    RaceDetector d;
+    d.on_stream_created(0, "compute");
+    d.on_stream_created(1, "autotune");
+    std::uint64_t op = 0;
+    TimeNs t = 0;
+    for (int it = 0; it < 2000; ++it) {
+      BufferId b = it;
+      BufferInfo info;
+      info.id = b;
+      info.chunk = {kSharedPool, Addr(it % kBuffers) * 4096 + Addr(it % 3) * 1024, 4096};
+      info.requested_bytes = 4096;
+      info.alloc_stream = it % 8 == 0 ? 1 : 0;
+      StreamId s = info.alloc_stream;
+      d.on_alloc(kHostAgent, info, t);
+      for (int k = 0; k < 8; ++k) {
+        ++op;
+        d.on_release_sync(kHostAgent, sync_key(SyncKind::EnqueuedOp, op));
+        d.on_acquire_sync(stream_agent(s), sync_key(SyncKind::EnqueuedOp, op));
+        d.on_access(stream_agent(s), op, b, info.chunk.addr == 0 ? AddrRange{0, 4096} : AddrRange{info.chunk.addr, 4096},
+                    false, ++t);
+        d.on_access(stream_agent(s), op, b, {info.chunk.addr, 4096}, true, ++t);
+        accesses += 2;
+      }
+      d.on_release_sync(stream_agent(s), sync_key(SyncKind::Event, std::uint64_t(it)));
+      d.on_acquire_sync(kHostAgent, sync_key(SyncKind::Event, std::uint64_t(it)));
+      d.on_host_release(info, t);
+      d.on_pool_free(kHostAgent, info.chunk, b, t);
+    }
+    RunResult r;
+    d.finish(r);
+    benchmark::DoNotOptimize(r.races_latent);
+  }
+  state.SetItemsProcessed(std::int64_t(accesses));
+}
+BENCHMARK(BM_DetectorPerAccess)->Unit(benchmark::kMillisecond);
+
+// A training-loop scenario: per step, alloc an activation, a few kernels reading/writing it and
+// weights, release it (immediate); every 8th step the autotuner zeroes scratch on its own stream.
+static Scenario loop_scenario(int steps) {
+  Scenario sc;
+  sc.name = "bench-race-loop";
+  Program& p = sc.program;
+  p.streams = {{"compute", true}, {"autotune", false}};
+  const BufferId weights = 0;
+  p.buffer_names.push_back("weights");
+  auto kernel = [](StreamId s, std::vector<BufferAccess> r, std::vector<BufferAccess> w) {
+    HostOp op;
+    op.kind = HostOpKind::Kernel;
+    op.stream = s;
+    op.duration = Duration::fixed(2000);
+    op.reads = std::move(r);
+    op.writes = std::move(w);
+    return op;
+  };
+  HostOp a;
+  a.kind = HostOpKind::Alloc;
+  a.stream = 0;
+  a.buffer = weights;
+  a.bytes = 1 << 20;
+  p.ops.push_back(a);
+  for (int i = 0; i < steps; ++i) {
+    BufferId act = BufferId(p.buffer_names.size());
+    p.buffer_names.push_back("act" + std::to_string(i));
+    HostOp al;
+    al.kind = HostOpKind::Alloc;
+    al.stream = 0;
+    al.buffer = act;
+    al.bytes = 256 << 10;
+    p.ops.push_back(al);
+    p.ops.push_back(kernel(0, {{weights}}, {{act}}));
+    p.ops.push_back(kernel(0, {{act}, {weights}}, {{act}}));
+    p.ops.push_back(kernel(0, {{act}}, {{weights}}));
+    HostOp rel;
+    rel.kind = HostOpKind::Release;
+    rel.buffer = act;
+    p.ops.push_back(rel);
+    if (i % 8 == 0) {
+      BufferId scratch = BufferId(p.buffer_names.size());
+      p.buffer_names.push_back("scratch" + std::to_string(i));
+      HostOp sa = al;
+      sa.stream = 1;
+      sa.buffer = scratch;
+      p.ops.push_back(sa);
+      HostOp ms;
+      ms.kind = HostOpKind::Memset;
+      ms.stream = 1;
+      ms.duration = Duration::fixed(500);
+      ms.writes = {{scratch}};
+      p.ops.push_back(ms);
+      HostOp sr = rel;
+      sr.buffer = scratch;
+      p.ops.push_back(sr);
+    }
+  }
+  return sc;
+}
+
+static void BM_SimulateRaceOnOffRatio(benchmark::State& state) {
+  Scenario sc = loop_scenario(int(state.range(0)));
+  Params params;
+  auto policy = make_policy("immediate", params);
+  auto guard = make_guard("none", params);
+  if (!policy || !guard) {
+    state.SkipWithError("immediate policy / none guard not registered");
+    return;
+  }
+  double on_s = 0, off_s = 0;
+  std::uint64_t latent = 0;
+  for (auto _ : state) {
+    for (bool detect : {false, true}) {
+      SimOptions o;
+      o.detect_races = detect;
+      auto t0 = std::chrono::steady_clock::now();
+      RunResult r = simulate(sc, *policy, *guard, o);
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      (detect ? on_s : off_s) += s;
+      if (detect) latent = r.races_latent;
+      benchmark::DoNotOptimize(r.makespan_ns);
+    }
+  }
+  state.counters["off_ms"] = off_s * 1e3 / double(state.iterations());
+  state.counters["on_ms"] = on_s * 1e3 / double(state.iterations());
+  state.counters["on_off_ratio"] = off_s > 0 ? on_s / off_s : 0;
+  state.counters["latent"] = double(latent);
+  state.counters["host_ops"] = double(sc.program.ops.size());
+}
+BENCHMARK(BM_SimulateRaceOnOffRatio)->Arg(20000)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
