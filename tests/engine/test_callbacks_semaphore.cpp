@@ -1,0 +1,203 @@
+// Engine semantics: host callbacks (marker -> hand-off after the latency -> callback thread FIFO),
+// the compute semaphore (capacity, release path), deadlock reports, lifetime findings.
+#include <catch2/catch.hpp>
+
+#include "engine_test_support.h"
+
+using namespace allocsim;
+using namespace allocsim::test;
+
+TEST_CASE("a deferred free runs on the callback thread after the device reaches it", "[engine]") {
+  ProgramBuilder pb;
+  BufferId b = pb.buffer("b");
+  pb.alloc(b, 0, 1024).kernel(0, Duration::fixed(100), {}, {b}).release(b);
+  CallbackPolicy pol;
+  SpanRecorder rec;
+  RunResult r = run(pb.scenario(), pol, quiet_options(), {&rec});
+  REQUIRE(r.completed);
+  CHECK(r.callbacks == 1);
+  CHECK(r.frees == 1);
+  CHECK(r.allocs == 1);
+  CHECK(r.peak_pending_bytes == 1024);
+  CHECK(r.peak_live_bytes == 1024);
+  // kernel [10,110]; record at 110; callback stream waits, marker reached at 110, hand-off at 210
+  auto m = rec.labelled("callback-marker");
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].start == 110);
+  CHECK(m[0].end == 210);
+  REQUIRE(rec.callbacks.size() == 1);
+  CHECK(rec.callbacks[0] == std::pair<TimeNs, TimeNs>{210, 260});
+  CHECK(r.makespan_ns == 260);
+}
+
+TEST_CASE("the callback thread runs callbacks one at a time in hand-off order", "[engine]") {
+  ProgramBuilder pb({"autotune"});
+  BufferId a = pb.buffer("a"), b = pb.buffer("b"), c = pb.buffer("c");
+  // three frees whose markers reach the device close together: each callback takes 50 ns.
+  pb.alloc(a, 0, 256).alloc(b, 0, 256).alloc(c, 0, 256).kernel(0, 100).release(a).release(b).release(c);
+  CallbackPolicy pol;
+  SpanRecorder rec;
+  RunResult r = run(pb.scenario(), pol, quiet_options(), {&rec});
+  REQUIRE(r.completed);
+  REQUIRE(rec.callbacks.size() == 3);
+  for (std::size_t i = 1; i < rec.callbacks.size(); ++i) {
+    CHECK(rec.callbacks[i].first >= rec.callbacks[i - 1].second);  // no overlap: one thread
+  }
+  auto m = rec.labelled("callback-marker");
+  REQUIRE(m.size() == 3);
+  // the callback stream is FIFO and blocks at each marker until its hand-off
+  CHECK(m[1].start >= m[0].end);
+  CHECK(m[2].start >= m[1].end);
+  CHECK(r.frees == 3);
+}
+
+TEST_CASE("the host blocks on the semaphore at capacity and resumes on the callback release", "[engine]") {
+  ProgramBuilder pb;
+  pb.begin_execution().kernel(0, 1000).end_execution().begin_execution().kernel(0, 1000).end_execution();
+  ImmediatePolicy pol;
+  SpanRecorder rec;
+  RunResult r = run(pb.scenario(), pol, quiet_options(1), {&rec});
+  REQUIRE(r.completed);
+  REQUIRE(rec.blocked.size() == 1);
+  // kernel [10,1010]; EndExecution: record 11, wait 12, enqueue 13; marker at 1010 -> hand-off
+  // 1110 -> release on the callback thread at 1110 wakes the host.
+  CHECK(rec.blocked[0] == std::pair<TimeNs, TimeNs>{13, 1110});
+  CHECK(r.host_stall_ns == 1097);
+  auto k = rec.labelled("kernel");
+  REQUIRE(k.size() == 2);
+  CHECK(k[1].start == 1120);
+  CHECK(r.callbacks == 2);
+}
+
+TEST_CASE("with enough semaphore capacity the host runs ahead without stalling", "[engine]") {
+  ProgramBuilder pb;
+  for (int i = 0; i < 4; ++i) pb.begin_execution().kernel(0, 1000).end_execution();
+  ImmediatePolicy pol;
+  RunResult r4 = run(pb.scenario(), pol, quiet_options(4));
+  RunResult r1 = run(pb.scenario(), pol, quiet_options(1));
+  REQUIRE(r4.completed);
+  REQUIRE(r1.completed);
+  CHECK(r4.host_stall_ns == 0);
+  CHECK(r1.host_stall_ns > 0);
+  CHECK(r1.makespan_ns > r4.makespan_ns);
+}
+
+TEST_CASE("a failed callback enqueue releases the semaphore unit at once", "[engine]") {
+  ProgramBuilder pb;
+  for (int i = 0; i < 3; ++i) pb.begin_execution().kernel(0, 100).end_execution();
+  ImmediatePolicy pol;
+  SimOptions opt = quiet_options(1);
+  opt.params.set("callback_enqueue_failure", 1.0);
+  RunResult r = run(pb.scenario(), pol, opt);
+  REQUIRE(r.completed);  // no leaked unit, no deadlock
+  CHECK(r.callbacks == 0);
+  CHECK(r.host_stall_ns == 0);
+  CHECK_FALSE(r.warnings.empty());
+}
+
+TEST_CASE("a deadlock stops the run with a message naming the blocked host", "[engine]") {
+  ProgramBuilder pb;
+  pb.begin_execution().kernel(0, 100).begin_execution().kernel(0, 100);
+  ImmediatePolicy pol;
+  RunResult r = run(pb.scenario(), pol, quiet_options(1));
+  CHECK_FALSE(r.completed);
+  CHECK_THAT(r.error, Catch::Contains("deadlock"));
+  CHECK_THAT(r.error, Catch::Contains("host: waiting for compute semaphore (0/1 free)"));
+  CHECK_THAT(r.error, Catch::Contains("op #2 (line 3)"));
+}
+
+TEST_CASE("an OOM wait with no free ever coming is reported as blocked, naming the pool", "[engine]") {
+  ProgramBuilder pb;
+  BufferId a = pb.buffer("a"), b = pb.buffer("b");
+  pb.alloc(a, 0, 800 << 10).alloc(b, 0, 800 << 10);
+  ImmediatePolicy pol;
+  Scenario sc = pb.scenario();
+  sc.device.memory_limit = 1 << 20;
+  SimOptions opt = quiet_options();
+  opt.params.set("oom_retry_timeout_ns", 1e6);
+  RunResult r = run(sc, pol, opt);
+  // The default on_oom waits up to the timeout for a free, then gives up: an OOM, not a hang.
+  CHECK(r.completed);
+  CHECK(r.ooms == 1);
+  CHECK(r.host_stall_ns == 1000000);
+  CHECK(r.leaks == 1);
+}
+
+TEST_CASE("an OOM retry succeeds when a deferred free returns memory", "[engine]") {
+  ProgramBuilder pb;
+  BufferId a = pb.buffer("a"), b = pb.buffer("b");
+  pb.alloc(a, 0, 800 << 10).kernel(0, Duration::fixed(1000), {}, {a}).release(a).alloc(b, 0, 800 << 10).release(b);
+  CallbackPolicy pol;
+  Scenario sc = pb.scenario();
+  sc.device.memory_limit = 1 << 20;
+  RunResult r = run(sc, pol, quiet_options());
+  REQUIRE(r.completed);
+  CHECK(r.ooms == 0);
+  CHECK(r.allocs == 2);
+  CHECK(r.frees == 2);
+  CHECK(r.host_stall_ns > 0);
+  CHECK(r.peak_bytes_in_use <= (1u << 20));
+}
+
+TEST_CASE("max_events turns a long run into an error, never a hang", "[engine]") {
+  ProgramBuilder pb;
+  for (int i = 0; i < 100; ++i) pb.kernel(0, 10);
+  ImmediatePolicy pol;
+  SimOptions opt = quiet_options();
+  opt.max_events = 20;
+  RunResult r = run(pb.scenario(), pol, opt);
+  CHECK_FALSE(r.completed);
+  CHECK_THAT(r.error, Catch::Contains("max_events"));
+}
+
+TEST_CASE("lifetime violations are findings, not crashes", "[engine]") {
+  ImmediatePolicy pol;
+  SECTION("double free") {
+    ProgramBuilder pb;
+    BufferId b = pb.buffer("b");
+    pb.alloc(b, 0, 256).release(b).release(b);
+    RunResult r = run(pb.scenario(), pol, quiet_options());
+    CHECK(r.double_frees == 1);
+    REQUIRE_FALSE(r.findings.empty());
+    CHECK(r.findings[0].kind == "double-free");
+  }
+  SECTION("use after release skips the op") {
+    ProgramBuilder pb;
+    BufferId b = pb.buffer("b");
+    pb.alloc(b, 0, 256).release(b).kernel(0, Duration::fixed(10), {b}, {});
+    SpanRecorder rec;
+    RunResult r = run(pb.scenario(), pol, quiet_options(), {&rec});
+    CHECK(r.use_after_release == 1);
+    CHECK(rec.labelled("kernel").empty());
+  }
+  SECTION("unknown free") {
+    ProgramBuilder pb;
+    BufferId b = pb.buffer("b");
+    pb.release(b);
+    RunResult r = run(pb.scenario(), pol, quiet_options());
+    CHECK(r.unknown_frees == 1);
+  }
+  SECTION("leaks are counted, records capped") {
+    ProgramBuilder pb;
+    for (int i = 0; i < 10; ++i) pb.alloc(pb.buffer("b" + std::to_string(i)), 0, 256);
+    RunResult r = run(pb.scenario(), pol, quiet_options());
+    CHECK(r.leaks == 10);
+    CHECK(r.findings.size() < 10);
+  }
+  SECTION("shutdown in the wrong order: callbacks free into a destroyed pool") {
+    CallbackPolicy cb;
+    ProgramBuilder good, bad;
+    for (ProgramBuilder* pb : {&good, &bad}) {
+      BufferId b = pb->buffer("b");
+      pb->alloc(b, 0, 256).kernel(0, Duration::fixed(100), {}, {b}).release(b).shutdown(pb == &bad);
+    }
+    RunResult rg = run(good.scenario(), cb, quiet_options());
+    RunResult rb = run(bad.scenario(), cb, quiet_options());
+    CHECK(rg.completed);
+    CHECK(rg.callbacks_after_pool_destroyed == 0);
+    CHECK(rg.frees == 1);
+    CHECK(rb.completed);
+    CHECK(rb.callbacks_after_pool_destroyed == 1);
+    CHECK(rb.frees == 0);
+  }
+}
