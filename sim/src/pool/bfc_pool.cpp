@@ -192,7 +192,8 @@ bool BfcPool::extend(std::uint64_t alignment, std::uint64_t rounded) {
   std::uint64_t bytes = std::min(curr_region_bytes_, available);
   std::optional<Addr> mem = sub_.alloc(alignment, bytes);
   while (!mem) {  // back-pedal by x0.9, always making progress
-    std::uint64_t smaller = rounded_bytes(static_cast<std::uint64_t>(static_cast<double>(bytes) * 0.9));
+    // TSL multiplies in float (kBackpedalFactor is a float 0.9); so do we, for the same sizes.
+    std::uint64_t smaller = rounded_bytes(static_cast<std::uint64_t>(static_cast<float>(bytes) * 0.9f));
     if (smaller >= bytes) smaller = bytes - kMinAllocationSize;
     bytes = smaller;
     if (bytes < rounded) return false;

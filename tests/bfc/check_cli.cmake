@@ -1,0 +1,15 @@
+# Runs `allocsim bfc-replay TRACE` and checks its exit status, stdout and stderr.
+# -DALLOCSIM=<exe> -DTRACE=<file> -DWANT_RC=<n> [-DWANT_STDERR=<regex>] [-DWANT_STDOUT_REGEX=<regex>]
+execute_process(COMMAND ${ALLOCSIM} bfc-replay ${TRACE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL WANT_RC)
+  message(FATAL_ERROR "exit status ${rc}, want ${WANT_RC}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(WANT_RC EQUAL 2 AND NOT out STREQUAL "")
+  message(FATAL_ERROR "bad input must print nothing on stdout, got:\n${out}")
+endif()
+if(DEFINED WANT_STDERR AND NOT err MATCHES "${WANT_STDERR}")
+  message(FATAL_ERROR "stderr does not match '${WANT_STDERR}':\n${err}")
+endif()
+if(DEFINED WANT_STDOUT_REGEX AND NOT out MATCHES "${WANT_STDOUT_REGEX}")
+  message(FATAL_ERROR "stdout does not match '${WANT_STDOUT_REGEX}':\n${out}")
+endif()
