@@ -1,0 +1,25 @@
+// Runs one scenario under each (policy, guard) on the GPU and in the simulator, side by side.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "allocsim/core/scenario.h"
+#include "allocsim/hw/validate_report.h"
+
+namespace allocsim::hw {
+
+struct ValidateConfig {
+  std::vector<std::string> policies, guards;
+  int trials = 10;
+  int semaphore = 32;
+  Params params;  // scenario params + --set values (policies read them too)
+  PlatformProfile platform;
+  bool quiet = false;
+};
+
+/// One combination on hardware (fresh device per combination) plus its simulator prediction.
+/// Throws HwError for HIP/device failures; a timed-out wait is recorded in the run's `error`.
+ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
+                                 const ValidateConfig& config);
+
+}  // namespace allocsim::hw

@@ -1,0 +1,80 @@
+// The HIP hardware backend as the rest of the program sees it: a Device (core/device.h) plus the
+// trial control that validation needs. This header names no HIP type, so the CLI, the report
+// writers and the tests compile with the ordinary C++ compiler; only hw/src/gpu/*.hip see HIP.
+//
+// Threads: the host thread runs the interpreter and Plans; HIP's own callback thread only moves
+// each host callback into a FIFO; ONE callback thread of ours runs them (policy code never runs
+// inside the HIP callback). A recursive mutex serialises backend state between the two.
+// Every blocking wait is bounded by `wait_timeout_ns` and ends in HwError, never a hang.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "allocsim/core/device.h"
+#include "allocsim/core/platform.h"
+#include "allocsim/core/scenario.h"
+
+namespace allocsim::hw {
+
+/// A HIP error, a device OOM, a timed-out wait, or no GPU: the message says which.
+class HwError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+/// A bounded wait ran out (starvation / deadlock of the host program under a policy): the run
+/// failed, the device is still usable once drained.
+class HwTimeout : public HwError {
+ public:
+  using HwError::HwError;
+};
+
+struct HwDeviceOptions {
+  PlatformProfile platform;  // spin_ns_per_cycle turns op durations into clock64() cycles
+  int semaphore = 32;
+  Params params;
+  TimeNs wait_timeout_ns = 20'000'000'000;  // bound on every blocking wait
+};
+
+/// What one trial (one run of the host program) left behind.
+struct TrialStats {
+  bool aliased = false;               // some allocation got bytes another allocation had held
+  std::uint64_t corrupted_words = 0;  // pattern mismatches counted on the device
+  std::uint64_t peak_bytes_in_use = 0;
+  std::uint64_t releases = 0;
+  TimeNs release_host_ns = 0;  // host time spent executing release plans
+  TimeNs wall_ns = 0;
+  std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
+};
+
+class HwDevice : public Device {
+ public:
+  /// Fresh pools over the same device regions, zeroed counters, full semaphore, new chooser seed.
+  virtual void begin_trial(std::uint64_t seed) = 0;
+  /// Drain all streams and callbacks (bounded), read the device counters.
+  virtual TrialStats end_trial() = 0;
+  /// Run a Plan: Do steps at once, Wait steps as real bounded blocking calls.
+  virtual void execute(Plan plan) = 0;
+  /// Host time attribution: the interpreter is about to run the plan of a Release op.
+  virtual void begin_release_timing() = 0;
+  virtual void end_release_timing() = 0;
+  virtual std::string description() const = 0;
+};
+
+/// Opens GPU 0, allocates one device region per pool. Throws HwError (no GPU, HIP error, OOM).
+std::unique_ptr<HwDevice> make_hip_device(const Scenario& scenario, const HwDeviceOptions& options);
+
+/// `allocsim-hw calibrate`: measured costs (medians), and the raw samples summary for the log.
+struct CalibrationOutput {
+  PlatformProfile profile;
+  std::string device;
+  std::vector<std::pair<std::string, double>> extra;  // name -> value (ns unless named otherwise)
+};
+CalibrationOutput calibrate_device(int iterations);
+
+/// One line naming the GPU, or throws HwError when there is none.
+std::string describe_gpu();
+
+}  // namespace allocsim::hw

@@ -1,0 +1,601 @@
+// HipDevice: the Device interface (core/device.h) on a real GPU through the HIP runtime API.
+// See hw_device.h for the threading model. Every HIP call is checked; every wait is bounded.
+#include <hip/hip_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "allocsim/hw/pattern.h"
+#include "allocsim/hw/region_sub_allocator.h"
+#include "allocsim/hw/version_map.h"
+#include "allocsim/pool/bfc_pool.h"
+#include "kernels.h"
+
+namespace allocsim::hw {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+
+class HipDevice;
+
+struct HotRange {
+  Addr begin, end;
+  BufferId owner;
+};
+
+struct CallbackRecord {
+  HipDevice* device;
+  HostFn fn;
+  std::string_view what;
+};
+
+struct PoolState {
+  std::string name;
+  BfcOptions options;
+  std::uint64_t capacity = 0;
+  void* device_base = nullptr;
+  std::unique_ptr<RegionSubAllocator> sub;
+  std::unique_ptr<BfcPool> pool;
+  bool alive = true;
+  /// Chunks returned to this pool in this trial while a stream their allocation used was still
+  /// busy ("hot"): handing such bytes to another allocation is the address reuse behind the race.
+  std::deque<HotRange> hot;
+};
+
+class HipDevice final : public HwDevice {
+ public:
+  HipDevice(const Scenario& scenario, const HwDeviceOptions& options)
+      : scenario_(scenario), options_(options), params_(options.params), t0_(Clock::now()) {
+    int count = 0;
+    if (hipGetDeviceCount(&count) != hipSuccess || count == 0)
+      throw HwError("no GPU: hipGetDeviceCount found no device (is a GPU and its driver present?)");
+    ALLOCSIM_HIP_CHECK(hipSetDevice(0));
+    hipDeviceProp_t prop;
+    ALLOCSIM_HIP_CHECK(hipGetDeviceProperties(&prop, 0));
+    description_ = std::string(prop.name) + " (" + std::to_string(prop.totalGlobalMem >> 20) + " MiB, " +
+                   std::to_string(prop.multiProcessorCount) + " multiprocessors)";
+    for (const StreamSpec& spec : scenario.program.streams) {
+      hipStream_t s;
+      ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+      streams_.push_back(s);
+      stream_names_.push_back(spec.name);
+    }
+    if (streams_.empty()) throw HwError("scenario has no streams");
+    // One real device allocation per pool; pool addresses are offsets into it.
+    make_pool(kSharedPool, "shared", scenario.device.memory_limit, scenario.device.allow_growth);
+    make_pool(kPrivatePool, "private", scenario.device.private_pool_limit, true);
+    const std::size_t buffers = std::max<std::size_t>(1, scenario.program.buffer_names.size());
+    ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters_), buffers * sizeof(unsigned long long)));
+    counters_host_.assign(buffers, 0);
+    callback_thread_ = std::thread([this] { callback_loop(); });
+  }
+
+  ~HipDevice() override {
+    // Queued HIP callbacks still point at us: drain the device first, then stop the thread once
+    // its queue is empty.
+    (void)hipDeviceSynchronize();
+    {
+      std::lock_guard<std::mutex> lk(queue_mu_);
+      stopping_ = true;
+    }
+    queue_cv_.notify_all();
+    if (callback_thread_.joinable()) callback_thread_.join();
+    for (hipEvent_t e : events_)
+      if (e) (void)hipEventDestroy(e);
+    for (hipStream_t s : streams_) (void)hipStreamDestroy(s);
+    for (auto& p : pools_)
+      if (p.device_base) (void)hipFree(p.device_base);
+    if (counters_) (void)hipFree(counters_);
+  }
+
+  // ---------------------------------------------------------------- trial control
+  void begin_trial(std::uint64_t seed) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    chooser_ = make_seeded_chooser(seed);
+    for (auto& p : pools_) {
+      p.sub = std::make_unique<RegionSubAllocator>(p.options, p.capacity);
+      p.pool = std::make_unique<BfcPool>(p.options, *p.sub);
+      p.alive = true;
+      p.hot.clear();
+    }
+    ALLOCSIM_HIP_CHECK(hipMemset(counters_, 0, counters_host_.size() * sizeof(unsigned long long)));
+    ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
+    versions_.assign(scenario_.program.buffer_names.size(), VersionMap{});
+    chunks_.clear();
+    use_masks_.clear();
+    pending_alias_.clear();
+    stats_ = TrialStats{};
+    in_use_ = 0;
+    {
+      std::lock_guard<std::mutex> sl(sem_mu_);
+      sem_available_ = options_.semaphore;
+    }
+    trial_start_ = Clock::now();
+  }
+
+  TrialStats end_trial() override {
+    wait_all(deadline_from_now());
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    ALLOCSIM_HIP_CHECK(hipMemcpy(counters_host_.data(), counters_, counters_host_.size() * sizeof(unsigned long long),
+                                 hipMemcpyDeviceToHost));
+    for (unsigned long long c : counters_host_) stats_.corrupted_words += c;
+    stats_.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
+    for (EventId e = 0; e < EventId(events_.size()); ++e)
+      if (events_[e]) destroy_event(e);
+    return stats_;
+  }
+
+  std::string description() const override { return description_; }
+
+  void begin_release_timing() override { release_start_ = now(); }
+  void end_release_timing() override {
+    if (release_start_ < 0) return;
+    stats_.release_host_ns += now() - release_start_;
+    release_start_ = -1;
+  }
+
+  // ---------------------------------------------------------------- plan executor
+  void execute(Plan plan) override {
+    std::deque<Step> todo(std::make_move_iterator(plan.begin()), std::make_move_iterator(plan.end()));
+    while (!todo.empty()) {
+      Step step = std::move(todo.front());
+      todo.pop_front();
+      switch (step.kind) {
+        case Step::Kind::Do: {
+          Plan next;
+          {
+            std::lock_guard<std::recursive_mutex> lk(state_mu_);
+            if (step.fn) step.fn(*this, next);
+          }
+          for (auto it = next.rbegin(); it != next.rend(); ++it) todo.push_front(std::move(*it));
+          break;
+        }
+        case Step::Kind::WaitEvent: wait_event(step.event); break;
+        case Step::Kind::WaitStream: wait_stream(step.stream); break;
+        case Step::Kind::WaitAll: wait_all(deadline_from_now()); break;
+        case Step::Kind::WaitPoolFree: wait_pool_free(step.deadline); break;
+        case Step::Kind::AcquireSemaphore: acquire_semaphore(); break;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- Backend
+  TimeNs now() const override {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
+  }
+  Chooser& chooser() override { return *chooser_; }
+  const Params& params() const override { return params_; }
+  void warn(std::string message) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    warnings_.insert(std::move(message));
+  }
+
+  StreamId compute_stream() const override { return 0; }
+  StreamId callback_stream(StreamId source) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    auto it = callback_streams_.find(source);
+    if (it != callback_streams_.end()) return it->second;
+    hipStream_t s;
+    ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+    streams_.push_back(s);
+    stream_names_.push_back("callback:" + stream_name(source));
+    StreamId id = StreamId(streams_.size() - 1);
+    callback_streams_[source] = id;
+    return id;
+  }
+  EventId create_event() override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    hipEvent_t e;
+    ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
+    if (!free_event_ids_.empty()) {
+      EventId id = free_event_ids_.back();
+      free_event_ids_.pop_back();
+      events_[id] = e;
+      return id;
+    }
+    events_.push_back(e);
+    return EventId(events_.size() - 1);
+  }
+  void destroy_event(EventId id) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    ALLOCSIM_HIP_CHECK(hipEventDestroy(event(id)));
+    events_[id] = nullptr;
+    free_event_ids_.push_back(id);
+  }
+  void record_event(EventId id, StreamId s) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    ALLOCSIM_HIP_CHECK(hipEventRecord(event(id), stream(s)));
+  }
+  void stream_wait(StreamId s, EventId id) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    ALLOCSIM_HIP_CHECK(hipStreamWaitEvent(stream(s), event(id), 0));
+  }
+  bool query_event(EventId id) override {
+    hipEvent_t e;
+    {
+      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      e = event(id);
+    }
+    hipError_t r = hipEventQuery(e);
+    if (r == hipSuccess) return true;
+    if (r == hipErrorNotReady) return false;
+    ALLOCSIM_HIP_CHECK(r);
+    return false;
+  }
+  bool add_host_callback(StreamId s, HostFn fn, std::string_view what) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    if (chooser_ && chooser_->chance(params_.get("callback_enqueue_failure", 0.0))) return false;
+    auto* rec = new CallbackRecord{this, std::move(fn), what};
+    {
+      std::lock_guard<std::mutex> ql(queue_mu_);
+      ++callbacks_outstanding_;
+    }
+    hipError_t r = hipStreamAddCallback(stream(s), &HipDevice::hip_callback, rec, 0);
+    if (r != hipSuccess) {
+      delete rec;
+      std::lock_guard<std::mutex> ql(queue_mu_);
+      --callbacks_outstanding_;
+      return false;
+    }
+    ++stats_.callbacks;
+    return true;
+  }
+
+  std::optional<Chunk> pool_allocate(PoolId pool, std::uint64_t bytes) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    PoolState& p = pool_state(pool);
+    if (!p.alive) return std::nullopt;
+    std::optional<Addr> a = p.pool->allocate(bytes);
+    if (!a) return std::nullopt;
+    Chunk c{pool, *a, p.pool->chunk_size(*a)};
+    for (const HotRange& h : p.hot)
+      if (h.begin < c.addr + c.bytes && c.addr < h.end) pending_alias_[pool] = std::make_pair(c.addr, h.owner);
+    in_use_ += c.bytes;
+    stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, in_use_);
+    return c;
+  }
+  void pool_free(const Chunk& chunk, BufferId buffer) override {
+    {
+      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      PoolState& p = pool_state(chunk.pool);
+      if (!p.alive || !p.pool->is_live(chunk.addr)) {
+        ++stats_.lifetime_violations;
+        warnings_.insert(p.alive ? "free of a chunk that is not live" : "callback freed into a destroyed pool");
+        return;
+      }
+      p.pool->deallocate(chunk.addr);
+      if (buffer_streams_busy(buffer)) {
+        p.hot.push_back(HotRange{chunk.addr, chunk.addr + chunk.bytes, buffer});
+        if (p.hot.size() > 4096) p.hot.pop_front();
+      }
+      in_use_ -= chunk.bytes;
+      (void)buffer;
+      {
+        std::lock_guard<std::mutex> fl(free_mu_);
+        ++free_seq_;
+      }
+    }
+    free_cv_.notify_all();
+  }
+  bool pool_alive(PoolId pool) const override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    return pool >= 0 && pool < PoolId(pools_.size()) && pools_[pool].alive;
+  }
+  void count_fallback() override { ++stats_.fallbacks; }
+
+  // ---------------------------------------------------------------- Device
+  void launch(StreamId s, DeviceOp op) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    OpDescriptor d;
+    d.mismatch_counters = counters_;
+    d.spin_cycles = op.duration > 0 ? static_cast<long long>(double(op.duration) / options_.platform.spin_ns_per_cycle) : 0;
+    for (const DeviceAccess& a : op.reads) add_read(d, a);
+    const bool zeroing = op.kind == HostOpKind::Memset;
+    for (const DeviceAccess& a : op.writes) add_write(d, a, zeroing);
+    ALLOCSIM_HIP_CHECK(launch_op(d, stream(s)));
+  }
+  void host_delay(TimeNs d) override {
+    const auto until = Clock::now() + std::chrono::nanoseconds(d);
+    while (Clock::now() < until) {
+    }
+  }
+  void semaphore_release() override {
+    {
+      std::lock_guard<std::mutex> sl(sem_mu_);
+      ++sem_available_;
+    }
+    sem_cv_.notify_all();
+  }
+  void destroy_pool(PoolId pool) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    pool_state(pool).alive = false;
+  }
+  void note_alloc(const BufferInfo& buf) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    auto pa = pending_alias_.find(buf.chunk.pool);
+    if (pa != pending_alias_.end()) {
+      if (pa->second.first == buf.chunk.addr && pa->second.second != buf.id) stats_.aliased = true;
+      pending_alias_.erase(pa);
+    }
+    chunks_[buf.id] = buf.chunk;
+    if (buf.id >= 0 && std::size_t(buf.id) < versions_.size()) versions_[buf.id].clear();
+  }
+  void note_host_release(const BufferInfo& buf) override {
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    use_masks_[buf.id] = buf.use_stream_mask;
+    ++stats_.releases;
+  }
+  void note_oom(StreamId s, std::uint64_t bytes, bool scratch) override {
+    (void)s, (void)bytes, (void)scratch;
+    ++stats_.ooms;
+  }
+  void note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) override {
+    (void)buf, (void)detail;
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    ++stats_.lifetime_violations;
+    warnings_.insert(std::string(kind));
+  }
+
+ private:
+  // ---- helpers
+  void make_pool(PoolId id, std::string name, std::uint64_t limit, bool growth) {
+    PoolState p;
+    p.name = std::move(name);
+    p.options.memory_limit = limit;
+    p.options.allow_growth = growth;
+    p.options.garbage_collection = scenario_.device.garbage_collection;
+    p.options.fragmentation_fraction = scenario_.device.fragmentation_fraction;
+    // FakeSubAllocator aligns regions to 2 MiB; growth doubles up to the limit, so the address
+    // span of all regions stays below 2 x limit + 2 MiB per region. One region (no growth): limit.
+    p.capacity = growth ? round_up(2 * limit, 2 << 20) + (64ull << 20) : round_up(limit, 2 << 20);
+    size_t free_b = 0, total_b = 0;
+    ALLOCSIM_HIP_CHECK(hipMemGetInfo(&free_b, &total_b));
+    if (p.capacity > free_b)
+      throw HwError("device out of memory: pool '" + p.name + "' needs " + std::to_string(p.capacity >> 20) +
+                    " MiB of device memory, " + std::to_string(free_b >> 20) + " MiB free");
+    hipError_t r = hipMalloc(&p.device_base, p.capacity);
+    if (r != hipSuccess)
+      throw HwError("device out of memory: hipMalloc(" + std::to_string(p.capacity) + ") for pool '" + p.name +
+                    "' failed: " + hipGetErrorString(r));
+    if (PoolId(pools_.size()) != id) throw HwError("internal: pools created out of order");
+    pools_.push_back(std::move(p));
+  }
+
+  PoolState& pool_state(PoolId id) {
+    if (id < 0 || id >= PoolId(pools_.size())) throw HwError("unknown pool " + std::to_string(id));
+    return pools_[id];
+  }
+  hipStream_t stream(StreamId s) const {
+    if (s < 0 || s >= StreamId(streams_.size())) throw HwError("unknown stream " + std::to_string(s));
+    return streams_[s];
+  }
+  std::string stream_name(StreamId s) const {
+    return s >= 0 && s < StreamId(stream_names_.size()) ? stream_names_[s] : "?";
+  }
+  hipEvent_t event(EventId id) const {
+    if (id < 0 || id >= EventId(events_.size()) || !events_[id])
+      throw HwError("unknown or destroyed event " + std::to_string(id));
+    return events_[id];
+  }
+
+  /// Where an access lands: the allocation's chunk, its device pointer and the offset inside it.
+  bool locate(const DeviceAccess& a, Chunk& chunk) {
+    auto it = chunks_.find(a.alloc);
+    if (it == chunks_.end()) return false;
+    chunk = it->second;
+    return a.range.begin >= chunk.addr && a.range.end() <= chunk.addr + chunk.bytes;
+  }
+  KernelSegment segment(const Chunk& c, std::int32_t alloc, std::uint64_t offset, std::uint64_t bytes,
+                        std::uint32_t version) {
+    WordSpan w = words_in(offset, bytes);
+    KernelSegment s;
+    s.base = reinterpret_cast<std::uint32_t*>(static_cast<char*>(pools_[c.pool].device_base) + c.addr);
+    s.first_word = w.first;
+    s.count = w.count;
+    s.alloc = alloc;
+    s.version = version;
+    return s;
+  }
+  void add_read(OpDescriptor& d, const DeviceAccess& a) {
+    Chunk c;
+    if (!locate(a, c) || std::size_t(a.alloc) >= versions_.size()) return;
+    const std::uint64_t offset = a.range.begin - c.addr;
+    for (const VersionSegment& v : versions_[a.alloc].read(offset, a.range.bytes)) {
+      if (d.num_reads == kMaxSegments) {
+        warnings_.insert("an op read more than 8 pattern segments: extra segments unchecked");
+        return;
+      }
+      d.reads[d.num_reads++] = segment(c, a.alloc, v.offset, v.bytes, v.version);
+    }
+  }
+  void add_write(OpDescriptor& d, const DeviceAccess& a, bool zeroing) {
+    Chunk c;
+    if (!locate(a, c) || std::size_t(a.alloc) >= versions_.size()) return;
+    if (d.num_writes == kMaxSegments) {
+      warnings_.insert("an op wrote more than 8 buffers: extra writes not patterned");
+      return;
+    }
+    const std::uint64_t offset = a.range.begin - c.addr;
+    const std::uint32_t version = zeroing ? kZeroVersion : versions_[a.alloc].next_version();
+    versions_[a.alloc].write(offset, a.range.bytes, version);
+    d.writes[d.num_writes++] = segment(c, a.alloc, offset, a.range.bytes, version);
+  }
+
+  /// Is a stream the buffer was used on still running work? (An upper bound on "its last use
+  /// may not have finished": the stream may be busy with later ops.)
+  bool buffer_streams_busy(BufferId b) {
+    auto it = use_masks_.find(b);
+    if (it == use_masks_.end()) return false;
+    for (StreamId s = 0; s < 64 && s < StreamId(streams_.size()); ++s)
+      if ((it->second >> s) & 1u)
+        if (!stream_idle(s)) return true;
+    return false;
+  }
+
+  // ---- bounded waits
+  Clock::time_point deadline_from_now() const {
+    return Clock::now() + std::chrono::nanoseconds(options_.wait_timeout_ns);
+  }
+  [[noreturn]] void timeout(const std::string& what) const {
+    throw HwTimeout("timed out after " + std::to_string(options_.wait_timeout_ns / 1000000) + " ms waiting for " + what);
+  }
+  void wait_event(EventId id) {
+    const auto deadline = deadline_from_now();
+    while (!query_event(id))
+      if (Clock::now() > deadline) timeout("event " + std::to_string(id));
+  }
+  bool stream_idle(StreamId s) {
+    hipError_t r = hipStreamQuery(stream(s));
+    if (r == hipSuccess) return true;
+    if (r == hipErrorNotReady) return false;
+    ALLOCSIM_HIP_CHECK(r);
+    return false;
+  }
+  void wait_stream(StreamId s) {
+    const auto deadline = deadline_from_now();
+    while (!stream_idle(s))
+      if (Clock::now() > deadline) timeout("stream " + stream_name(s));
+  }
+  void wait_all(Clock::time_point deadline) {
+    for (;;) {
+      bool idle = true;
+      std::size_t n;
+      {
+        std::lock_guard<std::recursive_mutex> lk(state_mu_);
+        n = streams_.size();
+      }
+      for (StreamId s = 0; s < StreamId(n) && idle; ++s) idle = stream_idle(s);
+      if (idle) {
+        std::unique_lock<std::mutex> ql(queue_mu_);
+        if (callbacks_outstanding_ == 0) return;
+        queue_cv_.wait_until(ql, deadline, [&] { return callbacks_outstanding_ == 0; });
+        if (callbacks_outstanding_ == 0) continue;  // callbacks may have enqueued device work
+      }
+      if (Clock::now() > deadline) timeout("all streams and host callbacks to drain");
+    }
+  }
+  void wait_pool_free(TimeNs until) {
+    const auto hard = deadline_from_now();
+    std::unique_lock<std::mutex> fl(free_mu_);
+    const std::uint64_t seen = free_seq_;
+    auto deadline = hard;
+    if (until != kNever) deadline = std::min(hard, t0_ + std::chrono::nanoseconds(until));
+    free_cv_.wait_until(fl, deadline, [&] { return free_seq_ != seen; });
+    if (free_seq_ == seen && until == kNever) timeout("memory to return to the pool");
+  }
+  void acquire_semaphore() {
+    std::unique_lock<std::mutex> sl(sem_mu_);
+    if (!sem_cv_.wait_until(sl, deadline_from_now(), [&] { return sem_available_ > 0; }))
+      timeout("a compute-semaphore unit");
+    --sem_available_;
+  }
+
+  // ---- callbacks: HIP's thread only enqueues; our thread runs the policy code
+  static void hip_callback(hipStream_t, hipError_t status, void* user) {
+    auto* rec = static_cast<CallbackRecord*>(user);
+    (void)status;
+    HipDevice* self = rec->device;
+    {
+      std::lock_guard<std::mutex> ql(self->queue_mu_);
+      self->queue_.push_back(rec);
+    }
+    self->queue_cv_.notify_all();
+  }
+  void callback_loop() {
+    for (;;) {
+      CallbackRecord* rec;
+      {
+        std::unique_lock<std::mutex> ql(queue_mu_);
+        queue_cv_.wait(ql, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping and drained
+        rec = queue_.front();
+        queue_.pop_front();
+      }
+      try {
+        std::lock_guard<std::recursive_mutex> lk(state_mu_);
+        rec->fn(*this);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::recursive_mutex> lk(state_mu_);
+        warnings_.insert(std::string("host callback failed: ") + e.what());
+      }
+      delete rec;
+      {
+        std::lock_guard<std::mutex> ql(queue_mu_);
+        --callbacks_outstanding_;
+      }
+      queue_cv_.notify_all();
+    }
+  }
+
+  const Scenario& scenario_;
+  HwDeviceOptions options_;
+  Params params_;
+  Clock::time_point t0_, trial_start_;
+  std::string description_;
+  std::unique_ptr<Chooser> chooser_ = make_seeded_chooser(1);
+
+  mutable std::recursive_mutex state_mu_;
+  std::vector<hipStream_t> streams_;
+  std::vector<std::string> stream_names_;
+  std::map<StreamId, StreamId> callback_streams_;
+  std::vector<hipEvent_t> events_;
+  std::vector<EventId> free_event_ids_;
+  std::vector<PoolState> pools_;
+  std::map<BufferId, Chunk> chunks_;
+  std::map<BufferId, std::uint64_t> use_masks_;
+  std::map<PoolId, std::pair<Addr, BufferId>> pending_alias_;  // allocation -> note_alloc hand-off
+  std::vector<VersionMap> versions_;
+  unsigned long long* counters_ = nullptr;
+  std::vector<unsigned long long> counters_host_;
+  std::set<std::string> warnings_;
+  TrialStats stats_;
+  std::uint64_t in_use_ = 0;
+  TimeNs release_start_ = -1;
+
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_;
+  std::deque<CallbackRecord*> queue_;
+  std::uint64_t callbacks_outstanding_ = 0;
+  bool stopping_ = false;
+  std::thread callback_thread_;
+
+  std::mutex sem_mu_;
+  std::condition_variable sem_cv_;
+  int sem_available_ = 0;
+
+  std::mutex free_mu_;
+  std::condition_variable free_cv_;
+  std::uint64_t free_seq_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<HwDevice> make_hip_device(const Scenario& scenario, const HwDeviceOptions& options) {
+  return std::make_unique<HipDevice>(scenario, options);
+}
+
+std::string describe_gpu() {
+  int count = 0;
+  if (hipGetDeviceCount(&count) != hipSuccess || count == 0)
+    throw HwError("no GPU: hipGetDeviceCount found no device (is a GPU and its driver present?)");
+  hipDeviceProp_t prop;
+  ALLOCSIM_HIP_CHECK(hipGetDeviceProperties(&prop, 0));
+  int driver = 0, runtime = 0;
+  (void)hipDriverGetVersion(&driver);
+  (void)hipRuntimeGetVersion(&runtime);
+  return std::string(prop.name) + ", compute capability " + std::to_string(prop.major) + "." +
+         std::to_string(prop.minor) + ", " + std::to_string(prop.totalGlobalMem >> 20) + " MiB, " +
+         std::to_string(prop.multiProcessorCount) + " multiprocessors, driver " + std::to_string(driver) +
+         ", runtime " + std::to_string(runtime);
+}
+
+}  // namespace allocsim::hw

@@ -1,0 +1,49 @@
+// Device kernels of the HIP backend (HIP-only header: included by hw/src/gpu/*.hip).
+//
+// One launch per device op: every block first checks the op's read segments (counting words that
+// differ from the expected pattern into a per-allocation device counter), then spins for the op's
+// duration in clock64() cycles, then fills the write segments. Reads happen at the start and
+// writes at the end, as in the simulator's manifest timeline.
+#pragma once
+#include <hip/hip_runtime.h>
+
+#include <cstdint>
+
+#include "allocsim/hw/hw_device.h"
+
+namespace allocsim::hw {
+
+inline constexpr int kMaxSegments = 8;  // per direction per op; more are dropped with a warning
+
+struct KernelSegment {
+  std::uint32_t* base = nullptr;  // device pointer to the allocation's first byte
+  std::uint64_t first_word = 0;   // word index from the allocation start
+  std::uint64_t count = 0;        // words
+  std::int32_t alloc = -1;
+  std::uint32_t version = 0;      // kZeroVersion: zeros
+};
+
+struct OpDescriptor {
+  KernelSegment reads[kMaxSegments];
+  KernelSegment writes[kMaxSegments];
+  int num_reads = 0, num_writes = 0;
+  long long spin_cycles = 0;
+  unsigned long long* mismatch_counters = nullptr;  // indexed by allocation id
+};
+
+/// Launch the op kernel on `stream` (asynchronous). Returns the launch's error code.
+hipError_t launch_op(const OpDescriptor& op, hipStream_t stream);
+/// A spin of `cycles` on one thread (calibration).
+hipError_t launch_spin(long long cycles, hipStream_t stream);
+/// An empty kernel (launch-overhead calibration).
+hipError_t launch_empty(hipStream_t stream);
+
+}  // namespace allocsim::hw
+
+#define ALLOCSIM_HIP_CHECK(expr)                                                                    \
+  do {                                                                                              \
+    hipError_t allocsim_err_ = (expr);                                                              \
+    if (allocsim_err_ != hipSuccess)                                                                \
+      throw ::allocsim::hw::HwError(std::string("HIP error in ") + #expr + ": " +                   \
+                                    hipGetErrorString(allocsim_err_));                              \
+  } while (0)

@@ -1,0 +1,70 @@
+// The op / spin / empty kernels (see kernels.h).
+#include "kernels.h"
+
+#include "allocsim/hw/pattern.h"
+
+namespace allocsim::hw {
+namespace {
+
+__device__ void spin_for(long long cycles) {
+  if (cycles <= 0) return;
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+__global__ void op_kernel(OpDescriptor op) {
+  const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+  const std::uint64_t tid = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (int r = 0; r < op.num_reads; ++r) {
+    const KernelSegment s = op.reads[r];
+    const std::uint32_t key = pattern_key(s.alloc, s.version);
+    unsigned long long bad = 0;
+    for (std::uint64_t i = tid; i < s.count; i += stride) {
+      const std::uint64_t w = s.first_word + i;
+      const std::uint32_t want = s.version == kZeroVersion ? 0u : pattern_word(key, w);
+      bad += (s.base[w] != want);
+    }
+    if (bad) atomicAdd(&op.mismatch_counters[s.alloc], bad);
+  }
+  if (op.spin_cycles > 0) {
+    if (threadIdx.x == 0) spin_for(op.spin_cycles);
+    __syncthreads();
+  }
+  for (int k = 0; k < op.num_writes; ++k) {
+    const KernelSegment s = op.writes[k];
+    const std::uint32_t key = pattern_key(s.alloc, s.version);
+    for (std::uint64_t i = tid; i < s.count; i += stride) {
+      const std::uint64_t w = s.first_word + i;
+      s.base[w] = s.version == kZeroVersion ? 0u : pattern_word(key, w);
+    }
+  }
+}
+
+__global__ void spin_kernel(long long cycles) { spin_for(cycles); }
+__global__ void empty_kernel() {}
+
+}  // namespace
+
+hipError_t launch_op(const OpDescriptor& op, hipStream_t stream) {
+  std::uint64_t words = 0;
+  for (int i = 0; i < op.num_reads; ++i) words = words > op.reads[i].count ? words : op.reads[i].count;
+  for (int i = 0; i < op.num_writes; ++i) words = words > op.writes[i].count ? words : op.writes[i].count;
+  // Enough blocks to cover the data, at most one wave (so every block spins at the same time).
+  unsigned blocks = unsigned((words + 255) / 256);
+  blocks = blocks < 1 ? 1 : (blocks > 132 ? 132 : blocks);
+  hipLaunchKernelGGL(op_kernel, dim3(blocks), dim3(256), 0, stream, op);
+  return hipGetLastError();
+}
+
+hipError_t launch_spin(long long cycles, hipStream_t stream) {
+  hipLaunchKernelGGL(spin_kernel, dim3(1), dim3(1), 0, stream, cycles);
+  return hipGetLastError();
+}
+
+hipError_t launch_empty(hipStream_t stream) {
+  hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, stream);
+  return hipGetLastError();
+}
+
+}  // namespace allocsim::hw
