@@ -1,0 +1,140 @@
+// `allocsim run SCENARIO`: one scenario under one policy and guard; prints a short summary and
+// optionally writes the result JSON (DESIGN.md section 6) and a Perfetto timeline.
+// Exit status: 0 ok; 1 only with --fail-on-race when a latent or manifest race was found or the run
+// did not complete; 2 bad input (unknown scenario/policy/guard, bad --set, unreadable or
+// unwritable files). Output paths are checked before the run, so a long run never ends in
+// "cannot write"; files are written whole or not at all.
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "allocsim/results/atomic_file.h"
+#include "allocsim/results/perfetto_writer.h"
+#include "allocsim/results/result_json.h"
+#include "allocsim/results/run_summary.h"
+#include "allocsim/results/runner.h"
+#include "command.h"
+#include "scenario_access.h"
+
+namespace {
+
+struct RunArgs {
+  std::string scenario;
+  std::string policy, guard;
+  int semaphore = 0;
+  std::uint64_t seed = 0;
+  std::vector<std::string> sets;
+  std::string json_path, trace_path, platform_path;
+  bool no_races = false;
+  bool fail_on_race = false;
+  std::size_t findings = 3;
+};
+
+// "key=value" with a finite number as value; throws RunInputError naming the bad item.
+void parse_set(const std::string& item, allocsim::Params& into) {
+  const auto eq = item.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw allocsim::RunInputError("--set expects key=value, got '" + item + "'");
+  const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+    throw allocsim::RunInputError("--set " + key + ": '" + text + "' is not a number");
+  into.set(key, v);
+}
+
+// The directory an output file goes to must exist (checked before a possibly long run).
+void check_output_path(const std::string& path, const char* flag) {
+  if (path.empty()) return;
+  std::filesystem::path p(path);
+  std::filesystem::path dir = p.parent_path().empty() ? "." : p.parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw allocsim::RunInputError(std::string(flag) + " " + path + ": directory '" + dir.string() + "' does not exist");
+  if (std::filesystem::is_directory(p, ec))
+    throw allocsim::RunInputError(std::string(flag) + " " + path + ": is a directory");
+}
+
+int run(const RunArgs& a, const CLI::App& sub) {
+  allocsim::RunConfig config;
+  config.scenario = a.scenario;
+  config.policy = a.policy;
+  config.guard = a.guard;
+  if (sub.count("--semaphore")) config.semaphore = a.semaphore;
+  if (sub.count("--seed")) config.seed = a.seed;
+  for (const auto& s : a.sets) parse_set(s, config.sets);
+  if (!a.platform_path.empty()) config.platform_file = a.platform_path;
+  config.detect_races = !a.no_races;
+  config.max_findings = std::max<std::size_t>(20, a.findings);
+  check_output_path(a.json_path, "--json");
+  check_output_path(a.trace_path, "--trace");
+
+  const allocsim::Scenario scenario = allocsim::cli::load_scenario_for_run(a.scenario, config.sets);
+  std::unique_ptr<allocsim::PerfettoWriter> trace;
+  std::vector<allocsim::Observer*> observers;
+  if (!a.trace_path.empty()) {
+    trace = std::make_unique<allocsim::PerfettoWriter>(&scenario.program, scenario.name);
+    observers.push_back(trace.get());
+  }
+  const allocsim::RunResult r = allocsim::run_one(scenario, config, observers);
+
+  std::cout << allocsim::format_run_summary(r, &scenario.program, a.findings);
+  if (!a.json_path.empty()) {
+    allocsim::write_file_atomically(a.json_path, allocsim::pretty_json(allocsim::result_to_json(r, &scenario.program)));
+    std::cout << "json      " << a.json_path << "\n";
+  }
+  if (trace) {
+    trace->write(a.trace_path);
+    std::cout << "trace     " << a.trace_path << " (open in https://ui.perfetto.dev)\n";
+  }
+  std::cout.flush();
+  if (a.fail_on_race && (r.races_latent + r.races_manifest > 0 || !r.completed)) return 1;
+  return 0;
+}
+
+allocsim::cli::RunFn setup_run(CLI::App& sub) {
+  auto a = std::make_shared<RunArgs>();
+  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list), YAML file, or PyTorch snapshot JSON")
+      ->required();
+  sub.add_option("--policy", a->policy, "free policy (default: the scenario's)");
+  sub.add_option("--guard", a->guard, "guard for non-compute streams (default: the scenario's)");
+  sub.add_option("--semaphore", a->semaphore, "compute-semaphore capacity (default: the scenario's)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--seed", a->seed, "random seed (default: the scenario's)");
+  sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
+  sub.add_option("--json", a->json_path, "write the result object (DESIGN.md section 6) to FILE");
+  sub.add_option("--trace", a->trace_path, "write a Perfetto / Chrome trace JSON timeline to FILE");
+  sub.add_option("--platform", a->platform_path, "platform profile JSON (from allocsim-hw calibrate)");
+  sub.add_flag("--no-races", a->no_races, "turn the race detector off (faster; races are not counted)");
+  sub.add_flag("--fail-on-race", a->fail_on_race, "exit 1 if a latent or manifest race is found or the run stalls");
+  sub.add_option("--findings", a->findings, "how many finding records to print (default 3)");
+  sub.footer(
+      "Examples:\n"
+      "  allocsim run seed-repro\n"
+      "  allocsim run seed-repro --policy deferred-callback --guard wait-compute --fail-on-race\n"
+      "  allocsim run conv-autotune --semaphore 1 --seed 7 --json out/run.json --trace out/run.trace.json\n"
+      "  allocsim run training-churn --policy event-poll --set callback_latency_ns=50000 --no-races\n"
+      "  allocsim run my-scenario.yaml --platform h200-calibrated.json\n"
+      "Exit status: 0 ok, 1 races found (only with --fail-on-race), 2 bad input.");
+  const CLI::App* subp = &sub;
+  return [a, subp]() -> int {
+    try {
+      return run(*a, *subp);
+    } catch (const allocsim::ScenarioError& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    } catch (const allocsim::RunInputError& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    } catch (const allocsim::FileWriteError& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    }
+    return 2;
+  };
+}
+
+}  // namespace
+
+ALLOCSIM_COMMAND("run", "Run one scenario under one free policy and guard", setup_run, 20);
