@@ -3,6 +3,9 @@
 // warm-up replay reserves every region; each timed replay then runs allocate/deallocate only,
 // frees whatever is still live at its end (inside the timed region), so every successful
 // allocation is paired with one free. Counter ns_per_pair = time / allocations per replay.
+// ns_per_pair is computed from CPU time (Google Benchmark's rate counters), which on an idle
+// machine equals the README's elapsed time and on this shared 2-core box is not inflated by other
+// people's builds; the "Time" column shows wall time for comparison.
 // Reference (README, same machine class): real BFC without its mutex does 160.4 ns
 // (churn_uniform_s1) and 124.2 ns (churn_dl_s7); the target here is half of that.
 #include <benchmark/benchmark.h>
