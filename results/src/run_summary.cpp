@@ -42,6 +42,12 @@ std::string side(const FindingSide& s, const Program* program) {
   return out;
 }
 
+std::string kind_label(const std::string& kind) {
+  if (kind == "latent") return "latent race";
+  if (kind == "manifest") return "manifest corruption";
+  return kind;
+}
+
 }  // namespace
 
 std::string format_bytes(std::uint64_t bytes) {
@@ -53,7 +59,7 @@ std::string format_duration(TimeNs ns) {
 }
 
 std::string format_finding(const Finding& f, const Program* program) {
-  std::string line1 = f.kind + " on [" + hex(f.range.begin) + ", " + hex(f.range.end()) + ") " +
+  std::string line1 = kind_label(f.kind) + " on [" + hex(f.range.begin) + ", " + hex(f.range.end()) + ") " +
                       std::to_string(f.range.bytes) + " B: " + side(f.first, program);
   std::string line2 = "      vs " + side(f.second, program);
   if (!f.action_between.empty()) line2 += "; between: " + f.action_between;
