@@ -102,6 +102,7 @@ class HipDevice final : public HwDevice {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     chooser_ = make_seeded_chooser(seed);
     for (auto& p : pools_) {
+      p.pool.reset();  // the old pool frees its regions into the old sub-allocator: drop it first
       p.sub = std::make_unique<RegionSubAllocator>(p.options, p.capacity);
       p.pool = std::make_unique<BfcPool>(p.options, *p.sub);
       p.alive = true;
