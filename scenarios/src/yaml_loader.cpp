@@ -409,7 +409,7 @@ class YamlScenarioLoader {
 
   /// Upper estimate of the work (ops + loop iterations) of `list`, without expanding it.
   std::size_t estimate(const YAML::Node& list, int depth, std::size_t& visits) {
-    if (!list.IsSequence() || depth > kMaxNesting) return 0;
+    if (!list || !list.IsSequence() || depth > kMaxNesting) return 0;  // a missing body is reported when expanded
     std::size_t total = 0;
     for (const auto& item : list) {
       if (++visits > limits_.max_ops) return std::numeric_limits<std::size_t>::max();
@@ -651,7 +651,12 @@ class YamlScenarioLoader {
 
 Scenario load_scenario_yaml(const std::string& yaml_text, const std::string& file_label, const Params& overrides,
                             const LoadLimits& limits) {
-  return YamlScenarioLoader(file_label, overrides, limits).load(yaml_text);
+  try {
+    return YamlScenarioLoader(file_label, overrides, limits).load(yaml_text);
+  } catch (const YAML::Exception& e) {  // safety net: yaml-cpp misuse must still be a clean error
+    throw ScenarioError(file_label, e.mark.line < 0 ? 0 : std::size_t(e.mark.line) + 1,
+                        e.mark.column < 0 ? 0 : std::size_t(e.mark.column) + 1, "bad scenario structure: " + e.msg);
+  }
 }
 
 }  // namespace allocsim
