@@ -31,9 +31,8 @@ std::string buffer_name(const Program* program, BufferId id) {
 }
 
 std::string side(const FindingSide& s, const Program* program) {
-  if (s.alloc < 0 && s.op.empty()) return "-";
-  std::string out = buffer_name(program, s.alloc) + " (" + std::to_string(s.alloc_bytes) + " B on " +
-                    (s.alloc_stream.empty() ? "?" : s.alloc_stream) + " at " + us(s.alloc_time) + " us";
+  std::string out = buffer_name(program, s.alloc) + " (" + std::to_string(s.alloc_bytes) + " B";
+  if (!s.alloc_stream.empty()) out += " on " + s.alloc_stream + " at " + us(s.alloc_time) + " us";
   if (s.release_time >= 0) out += ", released " + us(s.release_time) + " us";
   out += ")";
   if (!s.op.empty())
@@ -61,8 +60,10 @@ std::string format_duration(TimeNs ns) {
 std::string format_finding(const Finding& f, const Program* program) {
   std::string line1 = kind_label(f.kind) + " on [" + hex(f.range.begin) + ", " + hex(f.range.end()) + ") " +
                       std::to_string(f.range.bytes) + " B: " + side(f.first, program);
-  std::string line2 = "      vs " + side(f.second, program);
-  if (!f.action_between.empty()) line2 += "; between: " + f.action_between;
+  // Lifetime findings (leak, double free, ...) have one side: the second line says what happened.
+  const bool one_sided = f.second.alloc < 0 && f.second.op.empty();
+  std::string line2 = one_sided ? "      " + f.action_between : "      vs " + side(f.second, program);
+  if (!one_sided && !f.action_between.empty()) line2 += "; between: " + f.action_between;
   return line1 + "\n" + line2;
 }
 

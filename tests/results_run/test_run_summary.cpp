@@ -37,6 +37,15 @@ TEST_CASE("a finding prints in two lines with both sides and the action between"
              "released 1.200 us): kernel read on compute [1.000, 2.500] us\n"
              "      vs alloc 1 'scratch' (0 B on autotune at 0.000 us): memset write on autotune [0.000, 0.000] us; "
              "between: immediate free");
+
+  Finding leak;  // one-sided, allocation stream unknown
+  leak.kind = "leak";
+  leak.range = {0, 512};
+  leak.first.alloc = 1;
+  leak.first.alloc_bytes = 512;
+  leak.action_between = "never returned to the pool";
+  CHECK(format_finding(leak, &p) == "leak on [0x0, 0x200) 512 B: alloc 1 'scratch' (512 B)\n"
+                                    "      never returned to the pool");
 }
 
 TEST_CASE("summary shows incomplete runs, disabled detection, warnings and a bounded finding list", "[summary]") {
