@@ -3,6 +3,8 @@
 // finding_records.cpp turns raw findings into Finding records at finish().
 #pragma once
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +27,7 @@ struct AllocRec {
   std::int64_t release_mark = -1;      // highest op_seq enqueued before the host released it
   bool released = false, freed = false, uar_reported = false, double_free_reported = false;
   ShadowMemory::Iter hint;             // shadow cell starting at chunk.addr (lookup hint)
+  std::int32_t prev_of_buffer = -1;    // the previous instance of the same BufferId
 };
 
 struct SpanRec {
@@ -49,11 +52,21 @@ struct DetectorState {
   SyncObjects sync;
   ShadowMemory shadow;
 
-  std::vector<AllocRec> allocs;                              // instances, in allocation order
-  std::vector<std::vector<std::int32_t>> instances_of;      // BufferId -> instances, in order
+  std::deque<AllocRec> allocs;          // instances, in allocation order (deque: no copies on growth)
+  std::vector<std::int32_t> latest_of;  // BufferId -> its latest instance (-1: none)
   std::vector<std::string> stream_names;                     // by StreamId
-  std::vector<SpanRec> spans;                                // by op_seq (dense)
+  // op spans by op_seq, in fixed blocks (growing never moves them); a block is made on first use
+  static constexpr unsigned kSpanBlockBits = 12;
+  std::vector<std::unique_ptr<SpanRec[]>> span_blocks;
+  const SpanRec* span(std::uint64_t op_seq) const {
+    std::uint64_t b = op_seq >> kSpanBlockBits;
+    if (b >= span_blocks.size() || !span_blocks[b]) return nullptr;
+    return &span_blocks[b][op_seq & ((1u << kSpanBlockBits) - 1)];
+  }
+  std::uint64_t last_pair = ~std::uint64_t(0);  // latent pair seen last (skips the hash lookup)
+  std::int32_t last_pair_record = -1;
   std::vector<std::string> labels;
+  std::int32_t last_label = -1;  // on_device_op: index of the label seen last
   std::vector<bool> pool_destroyed;
 
   std::int64_t max_enqueued = -1;        // highest EnqueuedOp id released (by the host or a callback)
@@ -65,8 +78,13 @@ struct DetectorState {
                 callbacks_after_destroy = 0, leaks = 0;
   std::vector<RawFinding> raw;  // first max_findings, detection order
 
-  VectorClock& clock_of(AgentId a) {
-    if (std::size_t(a) >= clocks.size()) {
+  [[gnu::always_inline]] VectorClock& clock_of(AgentId a) {
+    if (std::size_t(a) < clocks.size()) [[likely]]
+      return clocks[std::size_t(a)];
+    return grow_clocks(a);
+  }
+  [[gnu::noinline, gnu::cold]] VectorClock& grow_clocks(AgentId a) {
+    {
       std::size_t old = clocks.size();
       clocks.resize(std::size_t(a) + 1);
       current_op.resize(std::size_t(a) + 1, -1);

@@ -39,8 +39,8 @@ FindingSide side(const DetectorState& d, std::int32_t inst, const AccessRec& acc
   s.start = s.end = acc.t;
   if (acc.agent == kHostAgent) {
     s.op = "host";
-  } else if (acc.op_seq < d.spans.size() && d.spans[acc.op_seq].label >= 0) {
-    const SpanRec& sp = d.spans[acc.op_seq];
+  } else if (const SpanRec* spp = d.span(acc.op_seq); spp && spp->label >= 0) {
+    const SpanRec& sp = *spp;
     s.op = d.labels[std::size_t(sp.label)];
     s.start = sp.start;
     s.end = sp.end;

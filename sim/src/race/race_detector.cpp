@@ -32,14 +32,22 @@ class RaceDetector::Impl : public race::DetectorState {
   }
 
   void latent_race(const AccessRec& earlier, const AccessRec& cur, Addr b, Addr e) {
-    auto [it, inserted] = latent_pairs.try_emplace(pair_key(earlier.alloc, cur.alloc), -1);
+    const std::uint64_t key = pair_key(earlier.alloc, cur.alloc);
+    if (key == last_pair) {  // the same pair racing again (the next cell or access of one op)
+      if (last_pair_record >= 0) raw[std::size_t(last_pair_record)].range = hull(raw[std::size_t(last_pair_record)].range, b, e);
+      return;
+    }
+    auto [it, inserted] = latent_pairs.try_emplace(key, -1);
+    last_pair = key;
     if (!inserted) {
+      last_pair_record = it->second;
       if (it->second >= 0) raw[std::size_t(it->second)].range = hull(raw[std::size_t(it->second)].range, b, e);
       return;
     }
     ++latent;
+    last_pair_record = -1;
     if (!keep_record()) return;
-    it->second = std::int32_t(raw.size());
+    last_pair_record = it->second = std::int32_t(raw.size());
     RawFinding f;
     f.kind = "latent";
     f.range = {b, e - b};
@@ -88,13 +96,18 @@ class RaceDetector::Impl : public race::DetectorState {
   }
 
   // -- allocation instances
+  std::int32_t latest(BufferId buf) const {
+    return buf < 0 || std::size_t(buf) >= latest_of.size() ? -1 : latest_of[std::size_t(buf)];
+  }
+  // The instance an op touched: the latest one allocated before the op was enqueued.
   std::int32_t instance_for(BufferId buf, std::uint64_t op_seq) const {
-    if (buf < 0 || std::size_t(buf) >= instances_of.size() || instances_of[std::size_t(buf)].empty()) return -1;
-    const auto& v = instances_of[std::size_t(buf)];
-    if (v.size() == 1 || !ids_are_op_seqs) return v.back();
-    for (std::size_t i = v.size(); i-- > 0;)
-      if (allocs[std::size_t(v[i])].enqueue_mark < std::int64_t(op_seq)) return v[i];
-    return v.front();
+    std::int32_t i = latest(buf);
+    if (i < 0 || !ids_are_op_seqs) return i;
+    for (std::int32_t p = i; p >= 0; p = allocs[std::size_t(p)].prev_of_buffer) {
+      i = p;
+      if (allocs[std::size_t(p)].enqueue_mark < std::int64_t(op_seq)) break;
+    }
+    return i;
   }
 
   // -- the per-cell checks (FastTrack with allocation-aware pruning)
@@ -160,6 +173,8 @@ void RaceDetector::on_stream_created(StreamId s, std::string_view name) {
   impl_->clock_of(stream_agent(s));
 }
 
+static_assert(std::uint8_t(SyncKind::EnqueuedOp) == 0, "vector_clock.h SyncObjects assumes EnqueuedOp == 0");
+
 static bool one_shot(std::uint64_t key) {
   auto kind = SyncKind(key >> 56);
   return kind == SyncKind::EnqueuedOp || kind == SyncKind::CallbackHandoff;
@@ -218,8 +233,9 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   d.shadow.for_each({buf.chunk.addr, buf.chunk.bytes}, rec.hint, [&](Cell& c, Addr, Addr) {
     if (c.free_clock != race::ClockPool::kNone) vc.join(d.shadow.clocks().at(c.free_clock));
   });
-  if (std::size_t(buf.id) >= d.instances_of.size()) d.instances_of.resize(std::size_t(buf.id) + 1);
-  d.instances_of[std::size_t(buf.id)].push_back(std::int32_t(d.allocs.size()));
+  if (std::size_t(buf.id) >= d.latest_of.size()) d.latest_of.resize(std::size_t(buf.id) + 1, -1);
+  rec.prev_of_buffer = d.latest_of[std::size_t(buf.id)];
+  d.latest_of[std::size_t(buf.id)] = std::int32_t(d.allocs.size());
   d.allocs.push_back(rec);
 }
 
@@ -251,8 +267,7 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
     return;
   }
   std::int32_t inst = -1, freed_match = -1;
-  if (buf >= 0 && std::size_t(buf) < d.instances_of.size())
-    for (std::int32_t i : d.instances_of[std::size_t(buf)]) {
+  for (std::int32_t i = d.latest(buf); i >= 0; i = d.allocs[std::size_t(i)].prev_of_buffer) {
       const AllocRec& ar = d.allocs[std::size_t(i)];
       if (ar.chunk.addr != c.addr || ar.chunk.pool != c.pool) continue;
       if (!ar.freed) {
@@ -300,18 +315,25 @@ void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {
 void RaceDetector::on_device_op(const DeviceOpSpan& span) {
   Impl& d = *impl_;
   if (span.op_seq >= Impl::kMaxDenseSpans) return;
-  if (span.op_seq >= d.spans.size()) d.spans.resize(std::max<std::size_t>(span.op_seq + 1, d.spans.size() * 2));
+  std::uint64_t block = span.op_seq >> Impl::kSpanBlockBits;
+  if (block >= d.span_blocks.size()) d.span_blocks.resize(block + 1);
+  if (!d.span_blocks[block]) d.span_blocks[block] = std::make_unique<race::SpanRec[]>(std::size_t(1) << Impl::kSpanBlockBits);
   std::int32_t label = -1;
-  for (std::size_t i = d.labels.size(); i-- > 0;)
-    if (d.labels[i] == span.label) {
-      label = std::int32_t(i);
-      break;
+  if (d.last_label >= 0 && d.labels[std::size_t(d.last_label)] == span.label) {
+    label = d.last_label;  // runs of ops with one label are the common case
+  } else {
+    for (std::size_t i = d.labels.size(); i-- > 0;)
+      if (d.labels[i] == span.label) {
+        label = std::int32_t(i);
+        break;
+      }
+    if (label < 0) {
+      label = std::int32_t(d.labels.size());
+      d.labels.emplace_back(span.label);
     }
-  if (label < 0) {
-    label = std::int32_t(d.labels.size());
-    d.labels.emplace_back(span.label);
+    d.last_label = label;
   }
-  d.spans[span.op_seq] = {span.start, span.end, span.stream, label};
+  d.span_blocks[block][span.op_seq & ((1u << Impl::kSpanBlockBits) - 1)] = {span.start, span.end, span.stream, label};
 }
 
 void RaceDetector::finish(RunResult& result) {

@@ -57,19 +57,18 @@ class ShadowMemory {
   void for_each(AddrRange r, Iter& hint, F&& f) {
     if (r.bytes == 0) return;
     const Addr e = r.end();
-    if (hint == cells_.end() || !tiles(hint, r.begin, e)) hint = tile(r.begin, e);
-    for (Iter it = hint; it != cells_.end() && it->first < e; ++it) f(it->second, it->first, it->second.end);
+    if (hint == cells_.end() || hint->first != r.begin) hint = tile(r.begin, e);
+    // one pass: visit cells while they tile the range; at a gap or an overhanging cell, tile the rest
+    Iter it = hint;
+    for (Addr pos = r.begin; pos < e;) {
+      if (it == cells_.end() || it->first != pos || it->second.end > e) it = tile(pos, e);
+      f(it->second, it->first, it->second.end);
+      pos = it->second.end;
+      ++it;
+    }
   }
 
  private:
-  bool tiles(Iter it, Addr b, Addr e) const {
-    for (Addr pos = b; pos < e; ++it) {
-      if (it == cells_.end() || it->first != pos || it->second.end > e) return false;
-      pos = it->second.end;
-    }
-    return true;
-  }
-
   // Splits `it` at `at` (inside it); returns the new upper cell.
   Iter split(Iter it, Addr at) {
     Cell upper = it->second;

@@ -7,6 +7,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -67,16 +68,46 @@ class ClockPool {
 /// Sync objects keyed by observer.h sync_key. Release joins the releaser's clock into the object
 /// (TSan's Release); acquire joins the object into the acquirer. `one_shot` objects (an enqueued
 /// op, a callback hand-off: released once, acquired once) are dropped at their acquire so memory
-/// stays bounded over a million-op run.
+/// stays bounded over a million-op run. Enqueued-op objects (ids = increasing op_seqs) live in a
+/// dense window instead of the hash map: one per op, so this is the detector's hottest structure.
 class SyncObjects {
  public:
   void release(std::uint64_t key, const VectorClock& vc) {
+    std::uint64_t id = key & kIdMask;
+    if (kind_of(key) == kEnqueuedOp && id >= base_) {
+      if (window_.empty()) base_ = id;
+      std::uint64_t i = id - base_;
+      if (i < kMaxWindow) {
+        if (i == window_.size()) window_.push_back(ClockPool::kNone);
+        else if (i > window_.size()) window_.resize(std::size_t(i) + 1, ClockPool::kNone);
+        std::int32_t& slot = window_[std::size_t(i)];
+        if (slot == ClockPool::kNone) slot = pool_.make(vc);
+        else pool_.at(slot).join(vc);
+        return;
+      }
+    }
     auto [it, inserted] = map_.try_emplace(key, ClockPool::kNone);
     if (inserted) it->second = pool_.make(vc);
     else pool_.at(it->second).join(vc);
   }
   /// Joins the object into `into`; returns false if nothing was ever released to it.
   bool acquire(std::uint64_t key, VectorClock& into, bool one_shot) {
+    std::uint64_t id = key & kIdMask;
+    if (kind_of(key) == kEnqueuedOp && id >= base_ && id - base_ < window_.size()) {
+      std::int32_t& slot = window_[std::size_t(id - base_)];
+      if (slot != ClockPool::kNone) {
+        into.join(pool_.at(slot));
+        if (one_shot) {
+          pool_.drop(slot);
+          slot = ClockPool::kNone;
+          while (!window_.empty() && window_.front() == ClockPool::kNone) {
+            window_.pop_front();
+            ++base_;
+          }
+        }
+        return true;
+      }
+    }
     auto it = map_.find(key);
     if (it == map_.end()) return false;
     into.join(pool_.at(it->second));
@@ -86,9 +117,16 @@ class SyncObjects {
     }
     return true;
   }
-  std::size_t size() const { return map_.size(); }
+  std::size_t size() const { return map_.size() + window_.size(); }
 
  private:
+  static constexpr std::uint64_t kIdMask = (std::uint64_t(1) << 56) - 1;
+  static constexpr std::uint8_t kEnqueuedOp = 0;  // SyncKind::EnqueuedOp (observer.h)
+  static constexpr std::uint64_t kMaxWindow = std::uint64_t(1) << 24;
+  static std::uint8_t kind_of(std::uint64_t key) { return std::uint8_t(key >> 56); }
+
+  std::deque<std::int32_t> window_;  // slot per op id from base_ (kNone: free or never released)
+  std::uint64_t base_ = 0;
   std::unordered_map<std::uint64_t, std::int32_t> map_;
   ClockPool pool_;
 };
