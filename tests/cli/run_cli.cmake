@@ -1,6 +1,6 @@
 # Golden-output check for one `allocsim` command line (run with cmake -P).
 #   EXE       the allocsim binary
-#   ARGS      its arguments, as a ;-list
+#   ARGS      its arguments, separated by | (or ;)
 #   RC        the expected exit status
 #   GOLDEN    (optional) file whose content stdout must equal exactly
 #   STDERR    (optional) text stderr must contain
@@ -8,6 +8,7 @@
 #   WORKDIR   (optional) directory to run in (output files land there)
 # Set the environment variable ALLOCSIM_UPDATE_GOLDEN=1 to (re)write GOLDEN from the actual output;
 # then READ the new golden before committing it.
+string(REPLACE "|" ";" ARGS "${ARGS}")
 if(NOT WORKDIR)
   set(WORKDIR ${CMAKE_CURRENT_BINARY_DIR})
 endif()
