@@ -31,8 +31,16 @@ class SeededChooser final : public Chooser {
         v = d.b > 0 ? boost::random::normal_distribution<double>(d.a, d.b)(rng_) : d.a;
         break;
       case Duration::Kind::LogNormal:
-        // Boost's lognormal takes the mean and sigma of the distribution itself (not of its log).
-        v = (d.b > 0 && d.a > 0) ? boost::random::lognormal_distribution<double>(d.a, d.b)(rng_) : d.a;
+        // Duration gives the mean and stddev of the duration itself; Boost's lognormal takes the
+        // mean and sigma of the underlying normal, so convert: sigma^2 = ln(1 + s^2/m^2),
+        // mu = ln(m) - sigma^2/2.
+        if (d.b > 0 && d.a > 0) {
+          const double sigma2 = std::log1p((d.b * d.b) / (d.a * d.a));
+          const double mu = std::log(d.a) - sigma2 / 2;
+          v = boost::random::lognormal_distribution<double>(mu, std::sqrt(sigma2))(rng_);
+        } else {
+          v = d.a;
+        }
         break;
       case Duration::Kind::Exponential:
         v = d.a > 0 ? boost::random::exponential_distribution<double>(1.0 / d.a)(rng_) : 0;
