@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "allocsim/core/params.h"
+#include "allocsim/core/policy.h"  // RegistryEntry (shared with the policy/guard registries)
 #include "allocsim/core/scenario.h"
 #include "allocsim/scenarios/scenario_error.h"
 
@@ -33,11 +34,6 @@ Scenario load_scenario(const std::string& name_or_path, const Params& overrides 
 /// Parses YAML text (`file_label` names it in messages). Used by load_scenario, tests and fuzzers.
 Scenario load_scenario_yaml(const std::string& yaml_text, const std::string& file_label,
                             const Params& overrides = {}, const LoadLimits& limits = {});
-
-struct RegistryEntry {
-  std::string name;
-  std::string description;  // one line
-};
 
 /// The built-in scenarios, sorted by name (for `allocsim list`).
 std::vector<RegistryEntry> list_scenarios();
