@@ -30,6 +30,25 @@ struct AllocRec {
   std::int32_t prev_of_buffer = -1;    // the previous instance of the same BufferId
 };
 
+/// Append-only storage in fixed blocks of 2^Bits: growth never moves elements (unlike vector) and
+/// indexing is a shift and a mask (unlike deque's division), which the per-access path feels.
+template <class T, unsigned Bits = 10>
+class BlockVector {
+ public:
+  T& operator[](std::size_t i) { return blocks_[i >> Bits][i & kMask]; }
+  const T& operator[](std::size_t i) const { return blocks_[i >> Bits][i & kMask]; }
+  std::size_t size() const { return size_; }
+  void push_back(const T& v) {
+    if ((size_ >> Bits) == blocks_.size()) blocks_.push_back(std::make_unique<T[]>(std::size_t(1) << Bits));
+    (*this)[size_++] = v;
+  }
+
+ private:
+  static constexpr std::size_t kMask = (std::size_t(1) << Bits) - 1;
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  std::size_t size_ = 0;
+};
+
 struct SpanRec {
   TimeNs start = -1, end = -1;
   StreamId stream = kNoStream;
@@ -52,7 +71,7 @@ struct DetectorState {
   SyncObjects sync;
   ShadowMemory shadow;
 
-  std::deque<AllocRec> allocs;          // instances, in allocation order (deque: no copies on growth)
+  BlockVector<AllocRec> allocs;         // instances, in allocation order
   std::vector<std::int32_t> latest_of;  // BufferId -> its latest instance (-1: none)
   std::vector<std::string> stream_names;                     // by StreamId
   // op spans by op_seq, in fixed blocks (growing never moves them); a block is made on first use
