@@ -1,0 +1,55 @@
+// The report's view of a sweep (private to results/src): runs grouped by (scenario, policy,
+// guard, semaphore) with mean / min / max over seeds, in the sweep's own order, plus the derived
+// facts the tables, plots and verdict share (race-free options, the `immediate` baseline).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "allocsim/results/report.h"
+
+namespace allocsim::results::detail {
+
+struct Stat {
+  double mean = 0, min = 0, max = 0;
+  int n = 0;
+  void add(double v);
+  void finish();  // turns the running sum into the mean
+  double sum_ = 0;
+};
+
+/// One (scenario, policy, guard, semaphore) over its seeds.
+struct Cell {
+  Stat latent, manifest, peak_in_use, peak_live, peak_pending, peak_pool, host_stall, makespan, callbacks,
+      ooms, fallbacks;
+  int runs = 0, racy_runs = 0, incomplete_runs = 0;
+  bool racy() const { return racy_runs > 0; }
+};
+
+struct Option {  // a (policy, guard) pair over all semaphores and seeds of one scenario
+  std::string policy, guard;
+  bool race_free = true;   // no latent/manifest race in any run, and every run completed
+  int racy_runs = 0, incomplete_runs = 0, runs = 0;
+  std::uint64_t ooms = 0;
+};
+
+struct ScenarioModel {
+  std::string name;
+  std::vector<std::string> policies, guards;  // sweep order, then any extra seen in the runs
+  std::vector<int> semaphores;                // ascending
+  std::map<std::tuple<std::string, std::string, int>, Cell> cells;
+  std::vector<Option> options;                // policy-major order
+  const Cell* cell(const std::string& p, const std::string& g, int s) const;
+  const Option* option(const std::string& p, const std::string& g) const;
+  int reference_semaphore() const { return semaphores.empty() ? 0 : semaphores.back(); }
+};
+
+std::vector<ScenarioModel> build_models(const ReportInput& in);
+
+constexpr double kMiB = 1024.0 * 1024.0;
+inline constexpr const char* kBaselinePolicy = "immediate";
+
+}  // namespace allocsim::results::detail

@@ -1,0 +1,202 @@
+// The sweep runner: expand the cross product, skip what DIR already records, run the rest on a
+// pool of threads, record each job as it finishes, then write results.csv / results.json in job
+// order (see sweep.h for the contract).
+#include "allocsim/results/sweep.h"
+
+#include <atomic>
+#include <boost/json.hpp>
+#include <exception>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "allocsim/results/progress.h"
+#include "allocsim/results/sweep_record.h"
+#include "sweep_files.h"
+
+namespace allocsim::results {
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+std::vector<SweepJob> expand_jobs(const SweepSpec& spec) {
+  std::vector<SweepJob> jobs;
+  for (const auto& p : spec.policies)
+    for (const auto& g : spec.guards)
+      for (int sem : spec.semaphores)
+        for (int s = 0; s < spec.seeds; ++s)
+          jobs.push_back({jobs.size(), p, g, sem, spec.base_seed + static_cast<std::uint64_t>(s)});
+  return jobs;
+}
+
+std::string sweep_manifest_json(const SweepSpec& spec) {
+  json::object o;
+  o["format"] = "allocsim-sweep/1";
+  o["scenario"] = spec.scenario;
+  json::array pol, gua, sem, set;
+  for (const auto& p : spec.policies) pol.emplace_back(p);
+  for (const auto& g : spec.guards) gua.emplace_back(g);
+  for (int s : spec.semaphores) sem.emplace_back(s);
+  for (const auto& [k, v] : spec.sets) set.emplace_back(json::array{json::value(k), json::value(v)});
+  o["policies"] = std::move(pol);
+  o["guards"] = std::move(gua);
+  o["semaphores"] = std::move(sem);
+  o["seeds"] = spec.seeds;
+  o["base_seed"] = spec.base_seed;
+  o["set"] = std::move(set);
+  return json::serialize(o);
+}
+
+namespace {
+
+void validate(const SweepSpec& spec) {
+  auto no_dups = [](const auto& list, const char* what) {
+    std::set<std::decay_t<decltype(list[0])>> seen;
+    if (list.empty()) throw SweepError(std::string("sweep: no ") + what + " given");
+    for (const auto& x : list)
+      if (!seen.insert(x).second) throw SweepError(std::string("sweep: ") + what + " listed twice");
+  };
+  if (spec.scenario.empty()) throw SweepError("sweep: no scenario given");
+  no_dups(spec.policies, "policies");
+  no_dups(spec.guards, "guards");
+  no_dups(spec.semaphores, "semaphore capacities");
+  for (int s : spec.semaphores)
+    if (s < 1) throw SweepError("sweep: semaphore capacity must be >= 1 (got " + std::to_string(s) + ")");
+  if (spec.seeds < 1) throw SweepError("sweep: --seeds must be >= 1");
+}
+
+fs::path record_path(const fs::path& dir, std::size_t index) {
+  return dir / "jobs" / (std::to_string(index) + ".json");
+}
+
+std::string record_text(std::size_t index, const RunResult& r) {
+  return "{\"index\":" + std::to_string(index) + ",\"result\":" + run_result_json(r) + "}\n";
+}
+
+/// A recorded job, if its record exists, parses, and belongs to this job (anything else is rerun).
+std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, const std::string& scenario) {
+  auto text = detail::read_whole_file(record_path(dir, job.index));
+  if (!text) return std::nullopt;
+  boost::system::error_code ec;
+  json::value v = json::parse(*text, ec);
+  if (ec || !v.is_object()) return std::nullopt;
+  const auto& o = v.as_object();
+  auto idx = o.find("index");
+  auto res = o.find("result");
+  if (idx == o.end() || res == o.end() || !idx->value().is_int64() ||
+      idx->value().as_int64() != static_cast<std::int64_t>(job.index))
+    return std::nullopt;
+  auto r = run_result_from_json(json::serialize(res->value()));
+  if (!r || r->scenario != scenario || r->policy != job.policy || r->guard != job.guard ||
+      r->semaphore != job.semaphore || r->seed != job.seed)
+    return std::nullopt;
+  return r;
+}
+
+/// DIR/sweep.json: create it, or check it matches (force: start over).
+void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
+  std::error_code ec;
+  fs::create_directories(dir / "jobs", ec);
+  if (ec) throw SweepError("sweep: cannot create " + (dir / "jobs").string() + ": " + ec.message());
+  const std::string manifest = sweep_manifest_json(spec) + "\n";
+  auto existing = detail::read_whole_file(dir / "sweep.json");
+  bool has_records = !fs::is_empty(dir / "jobs");
+  bool mismatch = existing ? *existing != manifest : has_records;
+  if (mismatch && !force)
+    throw SweepError("sweep: " + dir.string() +
+                     " holds a different sweep (other scenario, policies, guards, semaphores, seeds or --set); "
+                     "use another --out, or --force to discard it");
+  if (mismatch) {
+    fs::remove_all(dir / "jobs", ec);
+    fs::create_directories(dir / "jobs", ec);
+    if (ec) throw SweepError("sweep: cannot reset " + (dir / "jobs").string() + ": " + ec.message());
+  }
+  // Leftovers of writes interrupted mid-way are never valid records.
+  for (const auto& e : fs::directory_iterator(dir / "jobs", ec))
+    if (e.path().filename().string().find(".tmp.") != std::string::npos) fs::remove(e.path(), ec);
+  if (!existing || mismatch) detail::write_whole_file(dir / "sweep.json", manifest);
+}
+
+std::string results_json_text(const SweepSpec& spec, const std::vector<RunResult>& results) {
+  std::string out = "{\"sweep\":" + sweep_manifest_json(spec) + ",\n\"runs\":[\n";
+  for (std::size_t i = 0; i < results.size(); ++i)
+    out += run_result_json(results[i]) + (i + 1 < results.size() ? ",\n" : "\n");
+  return out + "]}\n";
+}
+
+ProgressMeter::Style pick_style(ProgressStyle s) {
+  switch (s) {
+    case ProgressStyle::Bar: return ProgressMeter::Style::Bar;
+    case ProgressStyle::Lines: return ProgressMeter::Style::Lines;
+    case ProgressStyle::Off: return ProgressMeter::Style::Off;
+    case ProgressStyle::Auto: break;
+  }
+  return ProgressMeter::stderr_is_tty() ? ProgressMeter::Style::Bar : ProgressMeter::Style::Lines;
+}
+
+}  // namespace
+
+SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& run_job,
+                       const SweepOptions& options) {
+  validate(spec);
+  claim_dir(dir, spec, options.force);
+  const auto jobs = expand_jobs(spec);
+
+  SweepOutcome out;
+  out.total = jobs.size();
+  std::vector<std::optional<RunResult>> slots(jobs.size());
+  std::vector<std::size_t> todo;
+  for (const auto& j : jobs) {
+    slots[j.index] = load_record(dir, j, spec.scenario);
+    if (!slots[j.index]) todo.push_back(j.index);
+  }
+  out.reused = jobs.size() - todo.size();
+
+  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(todo.size(), 1)));
+  ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
+                      pick_style(options.progress));
+
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> abort{false};
+  std::mutex error_mu;
+  std::exception_ptr first_error;
+  auto worker = [&] {
+    while (!abort) {
+      std::size_t k = next++;
+      if (k >= todo.size()) break;
+      const SweepJob& job = jobs[todo[k]];
+      try {
+        RunResult r = run_job(job);
+        // The job's identity is the sweep's, whatever the job function filled in.
+        r.scenario = spec.scenario;
+        r.policy = job.policy;
+        r.guard = job.guard;
+        r.semaphore = job.semaphore;
+        r.seed = job.seed;
+        detail::write_whole_file(record_path(dir, job.index), record_text(job.index, r));
+        slots[job.index] = std::move(r);  // distinct element per job: no lock needed
+        meter.tick();
+      } catch (...) {
+        std::lock_guard lock(error_mu);
+        if (!first_error) first_error = std::current_exception();
+        abort = true;
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  }
+  if (first_error) std::rethrow_exception(first_error);
+  meter.finish();
+
+  for (auto& s : slots) out.results.push_back(std::move(*s));
+  out.ran = todo.size();
+  detail::write_whole_file(dir / "results.csv", sweep_csv_text(out.results));
+  detail::write_whole_file(dir / "results.json", results_json_text(spec, out.results));
+  return out;
+}
+
+}  // namespace allocsim::results
