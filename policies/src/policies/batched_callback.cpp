@@ -44,7 +44,7 @@ class BatchedCallbackPolicy final : public FreePolicy {
 
   OomDecision on_oom(Backend& b, StreamId stream, std::uint64_t bytes, bool scratch, int attempt,
                      TimeNs first_failure, Plan& plan) override {
-    plan.push_back(flush_step());
+    flush(b);  // at once (non-blocking): even a final failure (scratch) leaves nothing collected
     return FreePolicy::on_oom(b, stream, bytes, scratch, attempt, first_failure, plan);
   }
 
