@@ -2,6 +2,7 @@
 #include "plot_gnuplot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <unistd.h>
@@ -18,9 +19,17 @@ namespace {
 const char* const kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                 "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
 const int kGuardPoints[] = {7, 5, 9, 13, 11, 15};  // filled circle, square, triangles, diamond, pentagon
+const int kPolicyPoints[] = {7, 5, 9, 13, 11, 15, 3, 1, 2, 4};
 
 std::string colour(std::size_t i) { return kColours[i % (sizeof kColours / sizeof *kColours)]; }
 int guard_point(std::size_t i) { return kGuardPoints[i % (sizeof kGuardPoints / sizeof *kGuardPoints)]; }
+int policy_point(std::size_t i) { return kPolicyPoints[i % (sizeof kPolicyPoints / sizeof *kPolicyPoints)]; }
+
+/// Policy i's x position on the log2 semaphore axis, nudged sideways so that policies with equal
+/// values (common: several policies hold exactly the live bytes) stay visible side by side.
+double nudged(int semaphore, std::size_t i, std::size_t n) {
+  return semaphore * std::exp2((static_cast<double>(i) - (n - 1) / 2.0) * 0.035);
+}
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -54,12 +63,13 @@ std::string header(const std::string& terminal, int w, int h, const std::string&
 std::string peak_vs_semaphore(const ScenarioModel& m, const std::string& guard, const fs::path& tmp,
                               const std::string& terminal) {
   std::ostringstream data, racy, gp;
-  for (const auto& p : m.policies) {
+  for (std::size_t i = 0; i < m.policies.size(); ++i) {
     for (int s : m.semaphores)
-      if (const Cell* c = m.cell(p, guard, s)) {
-        data << s << " " << fixed(c->peak_in_use.mean / kMiB, 4) << " " << fixed(c->peak_in_use.min / kMiB, 4) << " "
+      if (const Cell* c = m.cell(m.policies[i], guard, s)) {
+        const std::string x = fixed(nudged(s, i, m.policies.size()), 4);
+        data << x << " " << fixed(c->peak_in_use.mean / kMiB, 4) << " " << fixed(c->peak_in_use.min / kMiB, 4) << " "
              << fixed(c->peak_in_use.max / kMiB, 4) << "\n";
-        if (c->racy()) racy << s << " " << fixed(c->peak_in_use.mean / kMiB, 4) << "\n";
+        if (c->racy()) racy << x << " " << fixed(c->peak_in_use.mean / kMiB, 4) << "\n";
       }
     data << "\n\n";
   }
@@ -70,11 +80,14 @@ std::string peak_vs_semaphore(const ScenarioModel& m, const std::string& guard, 
   gp << "set xlabel 'compute-semaphore capacity (executions in flight, log scale)'\n"
      << "set ylabel 'peak in-use (MiB)'\nset logscale x 2\nset xtics (";
   for (std::size_t i = 0; i < m.semaphores.size(); ++i) gp << (i ? "," : "") << m.semaphores[i];
-  gp << ")\nset xrange [" << m.semaphores.front() / 1.3 << ":" << m.semaphores.back() * 1.3 << "]\nset yrange [0:*]\n";
+  gp << ")\nset xrange [" << m.semaphores.front() / 1.4 << ":" << m.semaphores.back() * 1.4 << "]\nset yrange [0:*]\n";
+  gp << "set key outside right top Left reverse\n";
+  gp << "set label 1 \"Points are nudged sideways\\nso that equal values stay visible.\\nError bars: min-max over seeds.\" "
+        "at screen 0.705, screen 0.6 font ',9'\n";
   gp << "plot \\\n";
   for (std::size_t i = 0; i < m.policies.size(); ++i)
-    gp << "  'peak.dat' index " << i << " using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1 lc rgb '" << colour(i)
-       << "' title " << gp_string(m.policies[i]) << ", \\\n";
+    gp << "  'peak.dat' index " << i << " using 1:2:3:4 with yerrorlines lw 2 dt " << (i % 5 + 1) << " pt "
+       << policy_point(i) << " ps 1.3 lc rgb '" << colour(i) << "' title " << gp_string(m.policies[i]) << ", \\\n";
   gp << "  'peak_racy.dat' using 1:2 with points pt 2 ps 2.5 lw 2 lc rgb 'black' title 'racy (latent or manifest race)'\n";
   return gp.str();
 }
@@ -83,12 +96,18 @@ std::string peak_vs_semaphore(const ScenarioModel& m, const std::string& guard, 
 std::string stall_vs_peak(const ScenarioModel& m, const fs::path& tmp, const std::string& terminal) {
   const int sem = m.reference_semaphore();
   std::ostringstream data, racy, gp;
-  for (const auto& p : m.policies) {
+  double max_mib = 0;
+  for (const auto& [key, c] : m.cells)
+    if (std::get<2>(key) == sem) max_mib = std::max(max_mib, c.peak_in_use.mean / kMiB);
+  const double n = static_cast<double>(m.policies.size());
+  for (std::size_t i = 0; i < m.policies.size(); ++i) {
+    // Nudge each policy sideways by under 1% of the axis so coinciding points stay visible.
+    const double dx = (static_cast<double>(i) - (n - 1) / 2) * 0.008 * max_mib;
     for (std::size_t g = 0; g < m.guards.size(); ++g)
-      if (const Cell* c = m.cell(p, m.guards[g], sem)) {
-        data << fixed(c->peak_in_use.mean / kMiB, 4) << " " << fixed(c->host_stall.mean / 1e3, 3) << " "
-             << guard_point(g) << "\n";
-        if (c->racy()) racy << fixed(c->peak_in_use.mean / kMiB, 4) << " " << fixed(c->host_stall.mean / 1e3, 3) << "\n";
+      if (const Cell* c = m.cell(m.policies[i], m.guards[g], sem)) {
+        const std::string xy = fixed(c->peak_in_use.mean / kMiB + dx, 4) + " " + fixed(c->host_stall.mean / 1e3, 3);
+        data << xy << " " << guard_point(g) << "\n";
+        if (c->racy()) racy << xy << "\n";
       }
     data << "\n\n";
   }
@@ -98,11 +117,15 @@ std::string stall_vs_peak(const ScenarioModel& m, const fs::path& tmp, const std
   gp << "set title " << gp_string("Host stall vs peak in-use — " + m.name + ", semaphore " + std::to_string(sem) +
                                   " (mean over seeds)")
      << "\n";
-  gp << "set xlabel 'peak in-use (MiB)'\nset ylabel 'host stall (µs)'\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n";
+  gp << "set xlabel 'peak in-use (MiB)'\nset ylabel 'host stall (µs)'\nset offsets 0, graph 0.05, graph 0.05, graph 0.05\nset xrange [0:*]\n";
+  gp << "set key outside right top Left reverse\n";
+  gp << "set label 1 \"Points are nudged sideways\\n(under 1% of the axis)\\nso that equal values stay visible.\" "
+        "at screen 0.705, screen 0.45 font ',9'\n";
   gp << "plot \\\n";
   for (std::size_t i = 0; i < m.policies.size(); ++i)
     gp << "  'stall.dat' index " << i << " using 1:2:3 with points pt variable ps 1.6 lc rgb '" << colour(i)
-       << "' title " << gp_string(m.policies[i]) << ", \\\n";
+       << "' notitle, \\\n  keyentry with lines lw 8 lc rgb '" << colour(i) << "' title "
+       << gp_string("policy: " + m.policies[i]) << ", \\\n";
   for (std::size_t g = 0; g < m.guards.size(); ++g)
     gp << "  keyentry with points pt " << guard_point(g) << " ps 1.6 lc rgb 'black' title "
        << gp_string("guard: " + m.guards[g]) << ", \\\n";
@@ -132,9 +155,9 @@ std::string memory_over_time(const MemorySeries& s, const std::string& scenario,
      << gp_string("Live / pending / in-use over time — " + scenario + ", guard " + s.guard + ", semaphore " +
                   std::to_string(s.semaphore) + ", seed " + std::to_string(s.seed))
      << " font ',13'\n";
-  gp << "set xlabel 'time (ms)'\nset ylabel 'MiB'\nset key inside right top\n";
+  gp << "set xlabel 'time (ms)'\nset ylabel 'MiB'\nset key inside right top opaque horizontal\n";
   gp << "set xrange [0:" << fixed(std::max(max_ms, 1e-6) * 1.02, 6) << "]\nset yrange [0:"
-     << fixed(std::max(max_mib, 1e-6) * 1.15, 4) << "]\n";
+     << fixed(std::max(max_mib, 1e-6) * 1.3, 4) << "]\n";
   for (std::size_t i = 0; i < n; ++i) {
     gp << "set title " << gp_string("policy: " + s.runs[i].first) << "\n";
     gp << "plot 'series.dat' index " << i << " using 1:4 with steps lw 2 lc rgb '#000000' title 'in-use', \\\n"

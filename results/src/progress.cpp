@@ -11,6 +11,7 @@ namespace allocsim::results {
 ProgressMeter::ProgressMeter(std::size_t total, std::size_t already_done, std::ostream& out, Style style)
     : total_(total), done_(already_done), started_with_(already_done), out_(out), style_(style),
       start_(Clock::now()), last_draw_(start_ - std::chrono::seconds(10)) {
+  last_decile_ = total ? static_cast<int>(already_done * 10 / total) : 10;
   if (style_ == Style::Off) return;
   if (style_ == Style::Lines || already_done > 0) {
     std::lock_guard lock(mu_);
@@ -42,6 +43,7 @@ void ProgressMeter::tick() {
     if (now - last_draw_ >= std::chrono::milliseconds(100) || done_ == total_) draw(false);
     return;
   }
+  if (done_ == total_) return;  // finish() prints the last line
   int decile = total_ ? static_cast<int>(done_ * 10 / total_) : 10;
   if (decile != last_decile_ || now - last_draw_ >= std::chrono::seconds(5)) {
     last_decile_ = decile;

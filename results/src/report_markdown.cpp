@@ -147,8 +147,27 @@ std::string verdict(const ScenarioModel& m) {
            fixed(r.cell->peak_in_use.mean / kMiB, 2) + " MiB (" + c.peak + "), host stall " +
            fixed(r.cell->host_stall.mean / 1e3, 1) + " µs (" + c.stall + ")";
   };
-  os << "- Lowest peak memory among race-free options: " << describe(by_peak.front()) << ".\n";
-  os << "- Least host stall among race-free options: " << describe(by_stall.front()) << ".\n";
+  // Options that print the same value tie; say how many, so the first is not read as unique.
+  auto ties = [](const std::vector<Ranked>& ranked, auto&& shown) {
+    std::size_t n = 1;
+    while (n < ranked.size() && shown(ranked[n]) == shown(ranked[0])) ++n;
+    return n;
+  };
+  auto peak_text = [](const Ranked& r) { return fixed(r.cell->peak_in_use.mean / kMiB, 2); };
+  auto stall_text = [](const Ranked& r) { return fixed(r.cell->host_stall.mean / 1e3, 1); };
+  if (const Cell* today = m.guards.empty() ? nullptr : m.cell(kBaselinePolicy, m.guards.front(), sem))
+    os << "- Reference, " << option_name(kBaselinePolicy, m.guards.front()) << ": peak in-use "
+       << fixed(today->peak_in_use.mean / kMiB, 2) << " MiB, host stall " << fixed(today->host_stall.mean / 1e3, 1)
+       << " µs, " << count_spread(today->latent) << " latent and " << count_spread(today->manifest)
+       << " manifest races per run.\n";
+  const std::size_t peak_ties = ties(by_peak, peak_text), stall_ties = ties(by_stall, stall_text);
+  os << "- Lowest peak memory among race-free options: " << describe(by_peak.front());
+  if (peak_ties > 1) os << "; " << peak_ties << " options tie at " << peak_text(by_peak.front()) << " MiB, this one stalls least";
+  os << ".\n";
+  os << "- Least host stall among race-free options: " << describe(by_stall.front());
+  if (stall_ties > 1)
+    os << "; " << stall_ties << " options tie at " << stall_text(by_stall.front()) << " µs, this one uses least memory";
+  os << ".\n";
   std::vector<std::string> pareto;
   for (const auto& a : by_peak) {
     bool dominated = std::any_of(free.begin(), free.end(), [&](const Ranked& b) {

@@ -1,0 +1,213 @@
+// `allocsim sweep SCENARIO`: the cross product policies x guards x semaphore capacities x seeds,
+// run in parallel, resumable, written to DIR (results.csv, results.json, memory_series.json),
+// then the report (`allocsim report DIR`). Exit status: 0 ok; 2 bad input (unknown scenario,
+// policy or guard, bad --set, DIR holding another sweep without --force, unwritable DIR).
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "allocsim/results/atomic_file.h"
+#include "allocsim/results/report.h"
+#include "allocsim/results/runner.h"
+#include "allocsim/results/sweep.h"
+#include "allocsim/results/sweep_series.h"
+#include "allocsim/scenarios/loader.h"
+#include "command.h"
+
+namespace {
+namespace res = allocsim::results;
+
+struct SweepArgs {
+  std::string scenario, policies = "all", guards = "all", semaphores, out, progress = "auto";
+  int seeds = 1;
+  unsigned jobs = 0;
+  std::vector<std::string> sets;
+  bool force = false, no_report = false, no_plots = false;
+};
+
+std::vector<std::string> split_list(const std::string& text, const char* flag) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty()) throw res::SweepError(std::string(flag) + ": empty item in '" + text + "'");
+    out.push_back(item);
+  }
+  if (out.empty()) throw res::SweepError(std::string(flag) + ": empty list");
+  return out;
+}
+
+/// "all" -> every registered name; otherwise each name must be registered.
+std::vector<std::string> resolve_names(const std::string& text, const std::vector<allocsim::RegistryEntry>& known,
+                                       const char* flag) {
+  std::vector<std::string> valid;
+  for (const auto& e : known) valid.push_back(e.name);
+  if (text == "all") return valid;
+  auto names = split_list(text, flag);
+  for (const auto& n : names)
+    if (std::find(valid.begin(), valid.end(), n) == valid.end()) {
+      std::string list;
+      for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+      throw res::SweepError(std::string(flag) + ": unknown name '" + n + "' (valid: " + list + ", or all)");
+    }
+  return names;
+}
+
+std::vector<int> parse_semaphores(const std::string& text) {
+  std::vector<int> out;
+  for (const auto& item : split_list(text, "--semaphore")) {
+    char* end = nullptr;
+    errno = 0;
+    long v = std::strtol(item.c_str(), &end, 10);
+    if (end != item.c_str() + item.size() || errno == ERANGE || v < 1 || v > (1 << 20))
+      throw res::SweepError("--semaphore: '" + item + "' is not a capacity between 1 and 1048576");
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+void parse_set(const std::string& item, allocsim::Params& into, res::SweepSpec& spec) {
+  const auto eq = item.find('=');
+  if (eq == std::string::npos || eq == 0) throw res::SweepError("--set expects key=value, got '" + item + "'");
+  const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+    throw res::SweepError("--set " + key + ": '" + text + "' is not a number");
+  into.set(key, v);
+  spec.sets.emplace_back(key, text);
+}
+
+res::ProgressStyle parse_progress(const std::string& s) {
+  if (s == "auto") return res::ProgressStyle::Auto;
+  if (s == "bar") return res::ProgressStyle::Bar;
+  if (s == "lines") return res::ProgressStyle::Lines;
+  if (s == "off") return res::ProgressStyle::Off;
+  throw res::SweepError("--progress: expected auto, bar, lines or off, got '" + s + "'");
+}
+
+/// One run per policy with a MemorySampler attached, for the report's memory-over-time plot.
+res::MemorySeries record_series(const allocsim::Scenario& scenario, const res::SweepSpec& spec,
+                                const allocsim::Params& sets, const std::string& guard) {
+  res::MemorySeries s;
+  s.guard = guard;
+  s.semaphore = *std::max_element(spec.semaphores.begin(), spec.semaphores.end());
+  s.seed = spec.base_seed;
+  s.runs.resize(spec.policies.size());
+  std::vector<std::jthread> pool;
+  std::atomic<std::size_t> next{0};
+  for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
+    pool.emplace_back([&] {
+      for (std::size_t i; (i = next++) < spec.policies.size();) {
+        allocsim::RunConfig config;
+        config.scenario = spec.scenario;
+        config.policy = spec.policies[i];
+        config.guard = guard;
+        config.semaphore = s.semaphore;
+        config.seed = s.seed;
+        config.sets = sets;
+        config.detect_races = false;  // only the memory counters are needed
+        res::MemorySampler sampler;
+        allocsim::run_one(scenario, config, {&sampler});
+        s.runs[i] = {spec.policies[i], res::downsample(sampler.samples(), 1500)};
+      }
+    });
+  pool.clear();
+  return s;
+}
+
+int run(const SweepArgs& a) {
+  res::SweepSpec spec;
+  spec.scenario = a.scenario;
+  allocsim::Params sets;
+  for (const auto& s : a.sets) parse_set(s, sets, spec);
+  const allocsim::Scenario scenario = allocsim::load_scenario(a.scenario, sets);
+  spec.policies = resolve_names(a.policies, allocsim::list_policies(), "--policies");
+  spec.guards = resolve_names(a.guards, allocsim::list_guards(), "--guards");
+  spec.semaphores = a.semaphores.empty() ? std::vector<int>{scenario.semaphore} : parse_semaphores(a.semaphores);
+  spec.seeds = a.seeds;
+  spec.base_seed = scenario.seed;
+
+  res::SweepOptions options;
+  options.threads = a.jobs;
+  options.force = a.force;
+  options.progress = parse_progress(a.progress);
+  auto job = [&](const res::SweepJob& j) {
+    allocsim::RunConfig config;
+    config.scenario = a.scenario;
+    config.policy = j.policy;
+    config.guard = j.guard;
+    config.semaphore = j.semaphore;
+    config.seed = j.seed;
+    config.sets = sets;
+    return allocsim::run_one(scenario, config);
+  };
+  const std::filesystem::path dir = a.out;
+  res::SweepOutcome outcome = res::run_sweep(spec, dir, job, options);
+  std::cerr << "sweep: " << outcome.total << " runs (" << outcome.ran << " run now, " << outcome.reused
+            << " resumed from " << (dir / "jobs").string() << ")\n";
+
+  res::ReportInput input{spec, outcome.results, false, {}};
+  const res::MemorySeries series = record_series(scenario, spec, sets, res::pick_plot_guard(input));
+  allocsim::write_file_atomically((dir / "memory_series.json").string(), res::memory_series_json(series));
+  std::cout << "results   " << (dir / "results.csv").string() << "\n"
+            << "          " << (dir / "results.json").string() << "\n";
+  if (a.no_report) return 0;
+  res::ReportOptions ro;
+  ro.plots = !a.no_plots;
+  res::ReportOutcome report = res::write_report(dir, ro);
+  std::cout << "report    " << (dir / "report.md").string() << "\n";
+  for (const auto& p : report.plots) std::cout << "plot      " << (dir / p).string() << "\n";
+  if (!report.plot_note.empty()) std::cerr << "report: " << report.plot_note << "\n";
+  return 0;
+}
+
+allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
+  auto a = std::make_shared<SweepArgs>();
+  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list), YAML file, or PyTorch snapshot JSON")
+      ->required();
+  sub.add_option("--policies", a->policies, "comma-separated free policies, or all (default all)");
+  sub.add_option("--guards", a->guards, "comma-separated guards, or all (default all)");
+  sub.add_option("--semaphore", a->semaphores, "comma-separated compute-semaphore capacities (default: the scenario's)");
+  sub.add_option("--seeds", a->seeds, "number of seeds: the scenario's seed + 0..N-1 (default 1)")
+      ->check(CLI::Range(1, 1000000));
+  sub.add_option("--out", a->out, "output folder (created; re-running into it resumes)")->required();
+  sub.add_option("--jobs,-j", a->jobs, "parallel runs (default: all cores)")->check(CLI::Range(1u, 4096u));
+  sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
+  sub.add_flag("--force", a->force, "OUT holds a different sweep: discard its runs and start over");
+  sub.add_option("--progress", a->progress, "auto (bar on a terminal, lines otherwise), bar, lines or off");
+  sub.add_flag("--no-report", a->no_report, "write results only, no report.md");
+  sub.add_flag("--no-plots", a->no_plots, "report tables only, no gnuplot PNGs");
+  sub.footer(
+      "Examples:\n"
+      "  allocsim sweep conv-autotune --policies all --guards all --semaphore 1,2,4,8,16,32 --seeds 3 --out out/ca\n"
+      "  allocsim sweep seed-repro --policies immediate,deferred-callback --guards none,wait-compute --out out/sr -j 2\n"
+      "Output: OUT/results.csv, OUT/results.json, OUT/report.md (+ PNG plots); OUT/jobs/ holds one record per\n"
+      "finished run so an interrupted sweep resumes where it stopped.\n"
+      "Exit status: 0 ok, 2 bad input.");
+  return [a]() -> int {
+    try {
+      return run(*a);
+    } catch (const allocsim::ScenarioError& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    } catch (const allocsim::RunInputError& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    } catch (const res::SweepError& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    } catch (const res::ReportError& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    } catch (const std::exception& e) {
+      std::cerr << "allocsim: error: " << e.what() << "\n";
+    }
+    return 2;
+  };
+}
+
+}  // namespace
+
+ALLOCSIM_COMMAND("sweep", "Run policies x guards x semaphore capacities x seeds; write results and the report",
+                 setup_sweep, 30);
