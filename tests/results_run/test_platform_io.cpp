@@ -68,7 +68,7 @@ TEST_CASE("platform file save and load", "[platform]") {
   std::filesystem::remove(path);
 }
 
-TEST_CASE("--set platform keys override a profile; other keys are ignored", "[platform]") {
+TEST_CASE("set override: platform keys override a profile; other keys are ignored", "[platform]") {
   PlatformProfile p = odd_profile();
   Params sets;
   sets.set("callback_latency_ns", 70000);

@@ -14,7 +14,7 @@ Params set(std::initializer_list<std::pair<const char*, double>> kv) {
 }
 }  // namespace
 
-TEST_CASE("--set overrides a scenario param before the program is expanded") {
+TEST_CASE("set override: overrides a scenario param before the program is expanded") {
   Scenario s = load_scenario("seed-repro", set({{"trials", 5}, {"spin_ns", 2e6}}));
   CHECK(count_ops(s.program, HostOpKind::BeginExecution) == 5);
   bool saw_spin = false;
@@ -23,7 +23,7 @@ TEST_CASE("--set overrides a scenario param before the program is expanded") {
   CHECK(s.params.get("trials", 0) == 5);
 }
 
-TEST_CASE("--set well-known keys change the scenario's fields") {
+TEST_CASE("set override: well-known keys change the scenario's fields") {
   Scenario s = load_scenario("seed-repro", set({{"semaphore", 1}, {"seed", 9}, {"memory_limit", 8 << 20},
                                                 {"callback_latency_ns", 50000}, {"launch_overhead_ns", 1000}}));
   CHECK(s.semaphore == 1);
@@ -33,13 +33,13 @@ TEST_CASE("--set well-known keys change the scenario's fields") {
   CHECK(s.platform.launch_overhead_ns == 1000);
 }
 
-TEST_CASE("--set policy keys are accepted and recorded") {
+TEST_CASE("set override: policy keys are accepted and recorded") {
   Scenario s = load_scenario("conv-autotune", set({{"batch_size", 8}, {"callback_enqueue_failure", 0.1}}));
   CHECK(s.params.get("batch_size", 0) == 8);
   CHECK(s.params.get("callback_enqueue_failure", 0) == 0.1);
 }
 
-TEST_CASE("--set of an unknown key is an error that lists the accepted keys") {
+TEST_CASE("set override: of an unknown key is an error that lists the accepted keys") {
   try {
     load_scenario("seed-repro", set({{"trails", 3}}));
     FAIL("no error");
@@ -51,7 +51,7 @@ TEST_CASE("--set of an unknown key is an error that lists the accepted keys") {
   }
 }
 
-TEST_CASE("--set values out of range are errors") {
+TEST_CASE("set override: values out of range are errors") {
   CHECK_THROWS_AS(load_scenario("seed-repro", set({{"semaphore", 0}})), ScenarioError);
   CHECK_THROWS_AS(load_scenario("seed-repro", set({{"memory_limit", -1}})), ScenarioError);
   CHECK_THROWS_AS(load_scenario("seed-repro", set({{"trials", -1}})), ScenarioError);

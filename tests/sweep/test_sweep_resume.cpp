@@ -54,7 +54,7 @@ struct Recorder {
 
 }  // namespace
 
-TEST_CASE("--jobs 1, 2 and 4 give byte-identical results.csv and results.json") {
+TEST_CASE("jobs 1, 2 and 4 (--jobs) give byte-identical results.csv and results.json") {
   auto spec = test::fake_spec();
   std::string csv[3], json[3];
   unsigned threads[3] = {1, 2, 4};
