@@ -103,11 +103,14 @@ description: "PR #979 reproducer: X freed once its last use is enqueued; the aut
 params:
   trials: 20          # independent trials (one execution each)
   x_bytes: 4MiB       # size of X, Y and the autotune scratch
-  fill_ns: 20us       # producer kernel writing X
+  # Kernel times of a 4 MiB buffer on an H200-class GPU (~3 TB/s: about 1.5 us of traffic plus
+  # launch latency). A fill much longer than the host's ~12 us enqueue run would hide the hazard:
+  # ops write at their end, so the zeroing would land *during* the fill and be overwritten.
+  fill_ns: 2us        # producer kernel writing X
   spin_ns: 1ms        # long kernel keeping compute busy
-  copy_ns: 20us       # X's last use: copy X -> Y
-  memset_ns: 5us      # autotuner zeroing its scratch
-  check_ns: 20us      # check kernel reading Y
+  copy_ns: 3us        # X's last use: copy X -> Y
+  memset_ns: 2us      # autotuner zeroing its scratch
+  check_ns: 3us       # check kernel reading Y
 defaults:
   policy: immediate
   guard: none
