@@ -139,6 +139,26 @@ TEST_CASE("an OOM retry succeeds when a deferred free returns memory", "[engine]
   CHECK(r.peak_bytes_in_use <= (1u << 20));
 }
 
+TEST_CASE("a woken OOM retry's stale deadline timer does not count toward the makespan", "[engine]") {
+  // Alloc a, use it, release (deferred), alloc b: OOM -> wait up to the deadline, woken early by
+  // a's callback free. The superseded deadline timer must not move the end of the run.
+  ProgramBuilder pb;
+  BufferId a = pb.buffer("a"), b = pb.buffer("b");
+  pb.alloc(a, 0, 800 << 10).kernel(0, Duration::fixed(1000), {}, {a}).release(a).alloc(b, 0, 800 << 10).release(b);
+  CallbackPolicy pol;
+  Scenario sc = pb.scenario();
+  sc.device.memory_limit = 1 << 20;
+  SimOptions opt = quiet_options();
+  opt.params.set("oom_retry_timeout_ns", 1e9);
+  SpanRecorder rec;
+  RunResult r = run(sc, pol, opt, {&rec});
+  REQUIRE(r.completed);
+  CHECK(r.ooms == 0);
+  REQUIRE(rec.blocked.size() == 1);
+  CHECK(rec.blocked[0].second < 100000);  // woken by the free, well before the 1 s deadline
+  CHECK(r.makespan_ns < 100000);
+}
+
 TEST_CASE("max_events turns a long run into an error, never a hang", "[engine]") {
   ProgramBuilder pb;
   for (int i = 0; i < 100; ++i) pb.kernel(0, 10);

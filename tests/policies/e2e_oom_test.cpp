@@ -68,11 +68,9 @@ TEST_CASE("oom: compute allocations retry until deferred frees arrive (Allocator
   }
 }
 
-// Known engine issue (reported): a WaitPoolFree deadline timer superseded by an earlier free is
-// still popped from the event queue and moves the end of the run to the deadline (10 s), although
-// the host was not blocked that long. Tagged mayfail until the engine ignores stale timers in the
-// makespan.
-TEST_CASE("oom: a retry woken by a free does not stretch the makespan to the timeout", "[e2e][oom][!mayfail]") {
+// A WaitPoolFree deadline timer superseded by an earlier free must not move the end of the run to
+// the deadline (10 s): the engine drops stale host timers unseen.
+TEST_CASE("oom: a retry woken by a free does not stretch the makespan to the timeout", "[e2e][oom]") {
   Scenario sc = churn_scenario();
   sc.device.memory_limit = 48 << 20;
   const RunResult r = run(sc, "deferred-callback", "none", 16);

@@ -47,6 +47,9 @@ void SimDevice::run(Interpreter& interpreter) {
       break;
     }
     const QueuedEvent e = queue_.pop();
+    // A host timer superseded by an earlier wake-up (an OOM-wait deadline after a pool free woke
+    // the host) is dropped unseen: it must not move the clock, and so not the makespan.
+    if (e.kind == kHostResume && e.arg != host_gen_) continue;
     now_ = e.time;
     ++events_processed_;
     dispatch(e);
