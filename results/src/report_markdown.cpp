@@ -44,17 +44,45 @@ const std::vector<std::string> kSummaryHeader = {
     "peak pool MiB", "host stall µs", "makespan ms",  "callbacks",      "OOMs"};
 
 std::string summary_table(const ScenarioModel& m, int sem) {
+  // PyTorch traces: the pool beside PyTorch's own max_memory_reserved (the same quantity: bytes the
+  // allocator holds from the device), right after the pool column.
+  const bool torch = m.has_reference();
+  const double reserved = double(m.reference_max_reserved);
+  std::vector<std::string> header = kSummaryHeader;
+  std::vector<bool> align = kSummaryAlign;
+  const auto after_pool = std::find(header.begin(), header.end(), "peak pool MiB") - header.begin() + 1;
+  if (torch) {
+    header.insert(header.begin() + after_pool, {"PyTorch max reserved MiB", "peak pool ÷ PyTorch reserved"});
+    align.insert(align.begin() + after_pool, {true, true});
+  }
   std::vector<std::vector<std::string>> rows;
   for (const auto& p : m.policies)
     for (const auto& g : m.guards) {
       const Cell* c = m.cell(p, g, sem);
       if (!c) continue;
       std::string name = p + (c->incomplete_runs ? " (did not complete: " + std::to_string(c->incomplete_runs) + ")" : "");
-      rows.push_back({name, g, count_spread(c->latent), count_spread(c->manifest), spread(c->peak_in_use, kMiB, 2),
-                      ratio_to_baseline(m, *c, g, sem), spread(c->peak_pool, kMiB, 2), spread(c->host_stall, 1e3, 1),
-                      spread(c->makespan, 1e6, 3), count_spread(c->callbacks), count_spread(c->ooms)});
+      std::vector<std::string> row = {name, g, count_spread(c->latent), count_spread(c->manifest),
+                                      spread(c->peak_in_use, kMiB, 2), ratio_to_baseline(m, *c, g, sem),
+                                      spread(c->peak_pool, kMiB, 2), spread(c->host_stall, 1e3, 1),
+                                      spread(c->makespan, 1e6, 3), count_spread(c->callbacks), count_spread(c->ooms)};
+      if (torch)
+        row.insert(row.begin() + after_pool,
+                   {fixed(reserved / kMiB, 2), fixed(c->peak_pool.mean / reserved, 3) + "×"});
+      rows.push_back(std::move(row));
     }
-  return markdown_table(kSummaryHeader, kSummaryAlign, rows);
+  return markdown_table(header, align, rows);
+}
+
+/// PyTorch traces: what the trace itself says, so the tables below can be read against it.
+std::string reference_line(const ScenarioModel& m) {
+  if (!m.has_reference()) return {};
+  std::ostringstream os;
+  os << "PyTorch's own figures for this trace (its metadata): `max_memory_allocated` "
+     << fixed(double(m.reference_max_allocated) / kMiB, 2) << " MiB, `max_memory_reserved` "
+     << fixed(double(m.reference_max_reserved) / kMiB, 2)
+     << " MiB. The summary sets each policy's peak pool (bytes the BFC model holds from the device) beside "
+     << "`max_memory_reserved` (bytes PyTorch's caching allocator held from the device).\n\n";
+  return os.str();
 }
 
 std::string peak_by_semaphore_table(const ScenarioModel& m) {
@@ -244,7 +272,7 @@ std::string render_report_markdown(const ReportInput& in, const ReportOutcome& p
   for (std::size_t i = 0; i < models.size(); ++i) {
     const auto& m = models[i];
     const int sem = m.reference_semaphore();
-    os << "## Scenario `" << m.name << "`\n\n" << sweep_line(in, m) << "\n";
+    os << "## Scenario `" << m.name << "`\n\n" << sweep_line(in, m) << "\n" << reference_line(m);
     os << verdict(m);
     os << "### Summary at semaphore " << sem << "\n\n" << summary_table(m, sem) << "\n";
     if (m.semaphores.size() > 1)

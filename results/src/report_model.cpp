@@ -50,6 +50,8 @@ std::vector<ScenarioModel> build_models(const ReportInput& in) {
     add_unique(m.guards, r.guard);
     if (std::find(m.semaphores.begin(), m.semaphores.end(), r.semaphore) == m.semaphores.end())
       m.semaphores.push_back(r.semaphore);
+    m.reference_max_allocated = std::max(m.reference_max_allocated, r.reference_max_allocated);
+    m.reference_max_reserved = std::max(m.reference_max_reserved, r.reference_max_reserved);
     Cell& c = m.cells[{r.policy, r.guard, r.semaphore}];
     ++c.runs;
     bool racy = r.races_latent > 0 || r.races_manifest > 0;

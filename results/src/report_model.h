@@ -42,6 +42,10 @@ struct ScenarioModel {
   std::vector<int> semaphores;                // ascending
   std::map<std::tuple<std::string, std::string, int>, Cell> cells;
   std::vector<Option> options;                // policy-major order
+  // PyTorch traces: the trace's own max_memory_allocated / max_memory_reserved (largest seen in
+  // the scenario's runs; 0 = the scenario has none, and the report shows no PyTorch columns)
+  std::uint64_t reference_max_allocated = 0, reference_max_reserved = 0;
+  bool has_reference() const { return reference_max_reserved > 0; }
   const Cell* cell(const std::string& p, const std::string& g, int s) const;
   const Option* option(const std::string& p, const std::string& g) const;
   int reference_semaphore() const { return semaphores.empty() ? 0 : semaphores.back(); }

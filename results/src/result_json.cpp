@@ -86,6 +86,8 @@ const std::vector<Column>& columns() {
       {"memory.peak_pool_time_ns", [](const RunResult& r) { return num(r.peak_pool_time); }},
       {"warnings", [](const RunResult& r) { return num(r.warnings.size()); }},
       {"error", [](const RunResult& r) { return r.error; }},
+      {"reference.max_memory_allocated", [](const RunResult& r) { return num(r.reference_max_allocated); }},
+      {"reference.max_memory_reserved", [](const RunResult& r) { return num(r.reference_max_reserved); }},
   };
   return cols;
 }
@@ -159,6 +161,11 @@ boost::json::object result_to_json(const RunResult& r, const Program* program) {
       {"callbacks", r.callbacks},
       {"ooms", r.ooms},
       {"fallbacks", r.fallbacks},
+  };
+  // PyTorch traces: the trace's own figures (0 = the scenario has none)
+  o["reference"] = boost::json::object{
+      {"max_memory_allocated", r.reference_max_allocated},
+      {"max_memory_reserved", r.reference_max_reserved},
   };
   boost::json::array warnings;
   for (const auto& w : r.warnings) warnings.emplace_back(w);

@@ -68,6 +68,8 @@ RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector
   r.semaphore = options.semaphore;
   r.seed = options.seed;
   r.race_detection = options.detect_races;
+  r.reference_max_allocated = scenario.reference_max_allocated;
+  r.reference_max_reserved = scenario.reference_max_reserved;
   return r;
 }
 

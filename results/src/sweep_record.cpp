@@ -107,6 +107,8 @@ std::optional<RunResult> run_result_from_json(const std::string& text, std::stri
   rd.num("memory.peak_live_time_ns", r.peak_live_time, false);
   rd.num("memory.peak_pending_time_ns", r.peak_pending_time, false);
   rd.num("memory.peak_pool_time_ns", r.peak_pool_time, false);
+  rd.num("reference.max_memory_allocated", r.reference_max_allocated, false);
+  rd.num("reference.max_memory_reserved", r.reference_max_reserved, false);
   if (auto* d = find_path(o, "race_detection"); d && d->is_bool()) r.race_detection = d->as_bool();
   if (auto* w = find_path(o, "warnings"); w && w->is_array())
     for (const auto& s : w->as_array())

@@ -10,6 +10,7 @@
 //            peak_in_use_time_ns, peak_live_time_ns, peak_pending_time_ns, peak_pool_time_ns}
 //   time    {makespan_ns, host_stall_ns}
 //   counts  {allocs, frees, callbacks, ooms, fallbacks}
+//   reference {max_memory_allocated, max_memory_reserved}   (PyTorch traces' own figures; 0 = none)
 //   warnings [string], findings [{kind, range{begin,bytes}, first{...}, second{...}, action_between}]
 #pragma once
 #include <string>

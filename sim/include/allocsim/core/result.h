@@ -52,6 +52,11 @@ struct RunResult {
 
   std::uint64_t allocs = 0, frees = 0, callbacks = 0, ooms = 0, fallbacks = 0;
   std::vector<std::string> warnings;  // distinct warnings (e.g. fallback reasons), in first-seen order
+
+  /// Copied from Scenario::reference_max_* (PyTorch traces: the trace's own max_memory_allocated /
+  /// max_memory_reserved), so a sweep's rows and report can set the replay beside PyTorch. 0 = unknown.
+  std::uint64_t reference_max_allocated = 0;
+  std::uint64_t reference_max_reserved = 0;
 };
 
 }  // namespace allocsim
