@@ -81,6 +81,7 @@ void SimDevice::host_run() {
     if (host_now_ > now_) {
       // Another entity has something due before the host's clock: let it happen first.
       if (!queue_.empty() && queue_.top_time() <= host_now_) {
+        if (release_emit_due_) flush_release_emit();
         queue_.push(host_now_, kHostResume, 0, host_gen_);
         return;
       }
@@ -89,6 +90,7 @@ void SimDevice::host_run() {
     if (steps_.empty()) {
       Plan plan;
       if (!interp_->next(plan)) {
+        if (release_emit_due_) flush_release_emit();
         interp_->finish();
         host_done_ = true;
         wait_ = HostWait::Done;
@@ -157,6 +159,7 @@ void SimDevice::host_run() {
 }
 
 void SimDevice::host_block(HostWait why, TimeNs deadline) {
+  if (release_emit_due_) flush_release_emit();
   wait_ = why;
   waking_ = false;
   blocked_since_ = host_now_;
@@ -522,7 +525,12 @@ std::optional<Chunk> SimDevice::pool_allocate(PoolId p, std::uint64_t bytes) {
 }
 
 void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
-  charge(config_.platform.host_free_ns);
+  // The free takes effect when called; its host cost (host_free_ns) is charged after it, so a
+  // release followed at once by its free (immediate) moves the bytes live -> free atomically.
+  struct ChargeAfter {
+    SimDevice& d;
+    ~ChargeAfter() { d.agent_now() += d.config_.platform.host_free_ns; }
+  } charge_after{*this};
   const TimeNs t = agent_now();
   const PoolId p = chunk.pool;
   if (p != kSharedPool && p != kPrivatePool) return warn("free into an unknown pool ignored");
@@ -571,6 +579,7 @@ void SimDevice::destroy_pool(PoolId p) {
 }
 
 void SimDevice::update_memory(TimeNs t) {
+  release_emit_due_ = false;  // this emission carries any deferred release state too
   MemoryCounters m = mem_;
   m.in_use = 0;
   m.pool = 0;
@@ -629,7 +638,17 @@ void SimDevice::note_host_release(const BufferInfo& buf) {
   }
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;
   for (Observer* o : observers_) o->on_host_release(buf, t);
-  update_memory(t);
+  // Emission deferred: if the host's next backend call is this chunk's pool_free (immediate), the
+  // bytes go live -> free in one emission and pending never shows. Any other call, a block, a
+  // yield or the end of the program flushes it at time t (flush_release_emit).
+  if (release_emit_due_) flush_release_emit();
+  release_emit_due_ = true;
+  release_emit_at_ = t;
+}
+
+void SimDevice::flush_release_emit() {
+  release_emit_due_ = false;
+  update_memory(release_emit_at_);
 }
 
 void SimDevice::note_oom(StreamId s, std::uint64_t bytes, bool scratch) {

@@ -158,7 +158,12 @@ class SimDevice final : public Device {
   // helpers
   AgentId agent() const { return current_ == Agent::Host ? kHostAgent : kCallbackAgent; }
   TimeNs& agent_now() { return current_ == Agent::Host ? host_now_ : cb_now_; }
-  void charge(TimeNs cost) { agent_now() += cost; }
+  void charge(TimeNs cost) {
+    if (release_emit_due_) flush_release_emit();  // host time passes: the pending state was visible
+    agent_now() += cost;
+  }
+  /// Emits the memory counters a host release changed, at the release's time (see note_host_release).
+  void flush_release_emit();
   bool valid_stream(StreamId s) const { return s >= 0 && std::size_t(s) < streams_.size(); }
   bool valid_event(EventId e) const { return e >= 0 && std::size_t(e) < events_.size() && events_[std::size_t(e)].alive; }
   StreamOp& enqueue(StreamId s, StreamOp::Kind kind);
@@ -225,6 +230,11 @@ class SimDevice final : public Device {
   std::uint64_t peak_in_use_ = 0, peak_live_ = 0, peak_pending_ = 0, peak_pool_ = 0;
   TimeNs peak_in_use_t_ = 0, peak_live_t_ = 0, peak_pending_t_ = 0, peak_pool_t_ = 0;
   TimeNs last_time_ = 0;
+  // A host release moves live -> pending at once, but emits (and so peaks) that state only when
+  // the host does anything else first: a policy that frees in the same breath (immediate) never
+  // shows pending bytes. release_emit_at_ is the release's time.
+  bool release_emit_due_ = false;
+  TimeNs release_emit_at_ = 0;
 
   // counters, findings, warnings
   std::uint64_t allocs_ = 0, frees_ = 0, callbacks_run_ = 0, ooms_ = 0, fallbacks_ = 0;
