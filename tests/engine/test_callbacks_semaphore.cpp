@@ -69,6 +69,45 @@ TEST_CASE("the host blocks on the semaphore at capacity and resumes on the callb
   CHECK(r.callbacks == 2);
 }
 
+TEST_CASE("every wake-up of a blocked host pays sync_wakeup_ns: semaphore, OOM wait, syncs", "[engine]") {
+  SimOptions opt = quiet_options(1);
+  opt.platform.sync_wakeup_ns = 500;
+  SECTION("semaphore") {
+    ProgramBuilder pb;
+    pb.begin_execution().kernel(0, 1000).end_execution().begin_execution().kernel(0, 1000).end_execution();
+    ImmediatePolicy pol;
+    SpanRecorder rec;
+    RunResult r = run(pb.scenario(), pol, opt, {&rec});
+    REQUIRE(r.completed);
+    REQUIRE(rec.blocked.size() == 1);
+    CHECK(rec.blocked[0] == std::pair<TimeNs, TimeNs>{13, 1110 + 500});  // release at 1110, then the wake-up
+  }
+  SECTION("OOM wait woken by a deferred free") {
+    ProgramBuilder pb;
+    BufferId a = pb.buffer("a"), b = pb.buffer("b");
+    pb.alloc(a, 0, 800 << 10).kernel(0, Duration::fixed(1000), {}, {a}).release(a).alloc(b, 0, 800 << 10).release(b);
+    CallbackPolicy pol;
+    Scenario sc = pb.scenario();
+    sc.device.memory_limit = 1 << 20;
+    SpanRecorder rec;
+    RunResult r = run(sc, pol, opt, {&rec});
+    REQUIRE(r.completed);
+    REQUIRE(rec.callbacks.size() == 2);  // a's free (wakes the host), then b's
+    REQUIRE(rec.blocked.size() == 1);
+    CHECK(rec.blocked[0].second == rec.callbacks[0].first + 500);  // a's free runs at its callback's start
+  }
+  SECTION("stream synchronize") {
+    ProgramBuilder pb;
+    pb.kernel(0, 1000).stream_sync(0);
+    ImmediatePolicy pol;
+    SpanRecorder rec;
+    RunResult r = run(pb.scenario(), pol, opt, {&rec});
+    REQUIRE(r.completed);
+    REQUIRE(rec.blocked.size() == 1);
+    CHECK(rec.blocked[0] == std::pair<TimeNs, TimeNs>{10, 1010 + 500});
+  }
+}
+
 TEST_CASE("with enough semaphore capacity the host runs ahead without stalling", "[engine]") {
   ProgramBuilder pb;
   for (int i = 0; i < 4; ++i) pb.begin_execution().kernel(0, 1000).end_execution();

@@ -217,8 +217,11 @@ bool SimDevice::host_wait_satisfied() const {
 void SimDevice::check_host_wait() {
   if (waking_ || wait_ == HostWait::None || wait_ == HostWait::Done || wait_ == HostWait::PoolFree) return;
   if (!host_wait_satisfied()) return;
-  TimeNs at = current_ == Agent::Callback ? cb_now_ : now_;
-  if (wait_ != HostWait::Semaphore) at += config_.platform.sync_wakeup_ns;
+  // Every wake-up of a blocked host by another agent costs sync_wakeup_ns: a stream/event/device
+  // synchronize, a semaphore acquire and an OOM wait are all a blocked thread that another thread
+  // signals (condition variable / driver wake), so they pay the same. An OOM wait that runs to its
+  // deadline resumes at the deadline itself (a timed wait's timeout is what is modelled).
+  const TimeNs at = (current_ == Agent::Callback ? cb_now_ : now_) + config_.platform.sync_wakeup_ns;
   host_wake(at);
 }
 
@@ -565,7 +568,7 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   settle();
   for (Observer* o : observers_) o->on_pool_free(agent(), chunk, buffer, t);
   update_memory(t);
-  if (wait_ == HostWait::PoolFree && wait_pool_ == p && !waking_) host_wake(t);
+  if (wait_ == HostWait::PoolFree && wait_pool_ == p && !waking_) host_wake(t + config_.platform.sync_wakeup_ns);
 }
 
 void SimDevice::destroy_pool(PoolId p) {
