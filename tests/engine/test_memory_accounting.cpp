@@ -76,3 +76,61 @@ TEST_CASE("a host-sync release is pending from the release while the host waits"
   CHECK(r.peak_pending_time == r.peak_live_time + 10);  // released right after the 10 ns launch
   for (std::size_t i = 1; i < mem.samples.size(); ++i) CHECK(mem.samples[i].first >= mem.samples[i - 1].first);
 }
+
+namespace {
+
+/// A PyTorch-trace-like program: buffer `p` existed before the recording began (600 KiB of a
+/// 1 MiB device), the program uses it and frees it, then allocates `a` of the same size.
+Scenario preexisting_scenario(bool release_first) {
+  ProgramBuilder pb;
+  BufferId p = pb.buffer("p"), a = pb.buffer("a");
+  pb.program().preexisting.push_back(p);
+  pb.program().preexisting_bytes.push_back(600 << 10);
+  pb.kernel(0, Duration::fixed(100), {p}, {});
+  if (release_first) pb.release(p);
+  pb.alloc(a, 0, 600 << 10).kernel(0, Duration::fixed(100), {}, {a}).release(a);
+  if (!release_first) pb.release(p);
+  Scenario sc = pb.scenario();
+  sc.device.memory_limit = 1 << 20;
+  return sc;
+}
+
+}  // namespace
+
+TEST_CASE("preexisting buffers are allocated at program start and their release frees memory", "[engine][memory]") {
+  ImmediatePolicy pol;
+  SimOptions opt = quiet_options();
+  opt.detect_races = true;
+  opt.params.set("oom_retry_timeout_ns", 1e6);
+  SECTION("freed before the next allocation: it fits, in the freed bytes") {
+    RunResult r = run(preexisting_scenario(true), pol, opt);
+    REQUIRE(r.completed);
+    CHECK(r.ooms == 0);
+    CHECK(r.allocs == 2);
+    CHECK(r.frees == 2);
+    CHECK(r.leaks == 0);
+    CHECK(r.peak_live_bytes == 600 << 10);  // p, then a; never both
+    CHECK(r.peak_bytes_in_use >= 600 << 10);
+    CHECK(r.races_latent == 0);  // same-stream reuse of p's bytes is ordered
+    for (const std::string& w : r.warnings) CHECK_THAT(w, !Catch::Contains("before the trace began"));
+  }
+  SECTION("still held: the next allocation does not fit") {
+    RunResult r = run(preexisting_scenario(false), pol, opt);
+    REQUIRE(r.completed);
+    CHECK(r.ooms == 1);
+    CHECK(r.frees == 1);
+  }
+}
+
+TEST_CASE("a preexisting buffer of unknown size is not allocated; its release is ignored", "[engine][memory]") {
+  ProgramBuilder pb;
+  BufferId p = pb.buffer("p");
+  pb.program().preexisting.push_back(p);  // no preexisting_bytes entry
+  pb.release(p);
+  ImmediatePolicy pol;
+  RunResult r = run(pb.scenario(), pol, quiet_options());
+  REQUIRE(r.completed);
+  CHECK(r.allocs == 0);
+  CHECK(r.unknown_frees == 0);
+  CHECK_FALSE(r.warnings.empty());
+}

@@ -40,8 +40,13 @@ Interpreter::Interpreter(const Program& program, Device& device, FreePolicy& pol
   buffers_.resize(program.buffer_names.size());
   state_.assign(program.buffer_names.size(), BufferState::Unallocated);
   preexisting_.assign(program.buffer_names.size(), 0);
-  for (BufferId b : program.preexisting)
-    if (valid_buffer(b)) preexisting_[std::size_t(b)] = 1;
+  for (std::size_t i = 0; i < program.preexisting.size(); ++i) {
+    const BufferId b = program.preexisting[i];
+    if (!valid_buffer(b) || preexisting_[std::size_t(b)]) continue;
+    preexisting_[std::size_t(b)] = 1;
+    const std::uint64_t bytes = i < program.preexisting_bytes.size() ? program.preexisting_bytes[i] : 0;
+    if (bytes > 0) start_allocs_.push_back({b, bytes});
+  }
   for (std::size_t i = 0; i < buffers_.size(); ++i) buffers_[i].id = BufferId(i);
   events_.assign(program.event_names.size(), kNoEvent);
 }
@@ -61,6 +66,13 @@ void Interpreter::bad_op(const HostOp& op, const char* what) {
 }
 
 bool Interpreter::next(Plan& plan) {
+  if (!started_) {
+    started_ = true;
+    if (!start_allocs_.empty()) {
+      plan_preexisting(plan);
+      return true;
+    }
+  }
   if (cursor_ >= program_.ops.size()) return false;
   const HostOp& op = program_.ops[cursor_++];
   const bool needs_stream = op.kind == HostOpKind::Alloc || op.kind == HostOpKind::Kernel ||
@@ -114,6 +126,19 @@ bool Interpreter::next(Plan& plan) {
     case HostOpKind::Shutdown: plan_shutdown(op, plan); break;
   }
   return true;
+}
+
+// ---- Program start: buffers that existed before a PyTorch trace began are allocated first, on the
+// host for the compute stream (no guard: compute needs none), through the same attempt and OOM
+// path as any allocation, so their releases later free real pool memory.
+void Interpreter::plan_preexisting(Plan& plan) {
+  const StreamId compute = device_.compute_stream();
+  for (const auto& [b, bytes] : start_allocs_) {
+    const BufferId buffer = b;
+    const std::uint64_t n = bytes;
+    plan.push_back(Step::run([this, compute, n](Backend& be, Plan& next) { policy_.before_allocate(be, compute, n, next); }));
+    plan.push_back(alloc_attempt(buffer, compute, kSharedPool, n, 0, 0));
+  }
 }
 
 // ---- Alloc: guard (non-compute only) and policy hooks, then attempts with the policy's OOM loop.
@@ -191,8 +216,8 @@ void Interpreter::plan_release(const HostOp& op, Plan& plan) {
         return;
       case BufferState::Failed: ++skipped_ops_; return;  // its allocation failed: nothing to free
       case BufferState::Unallocated:
-        if (preexisting_[std::size_t(b)]) {
-          device_.warn("releases of buffers allocated before the trace began are ignored");
+        if (preexisting_[std::size_t(b)]) {  // size unknown (0): nothing was allocated at start
+          device_.warn("releases of buffers of unknown size allocated before the trace began are ignored");
           state_[std::size_t(b)] = BufferState::Released;
           return;
         }

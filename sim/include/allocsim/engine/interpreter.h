@@ -3,6 +3,10 @@
 // core/policy.h, so the sim backend (virtual time) and the HIP backend (real GPU) run the very
 // same op semantics, policy calls and lifetime checks.
 //
+// Program::preexisting buffers (PyTorch traces: allocated before the recording began) are
+// allocated at program start, before op #0, on the compute stream, so their releases free real
+// memory. One whose size is unknown (0) is not allocated; its release is ignored with a warning.
+//
 // What it owns: the buffer table (BufferInfo + lifetime state per BufferId) and the mapping from
 // program events to backend events (created lazily). What it decides: which pool an allocation
 // uses (guard.pool_for for non-compute streams), the OOM retry loop (policy.on_oom), and which ops
@@ -47,6 +51,7 @@ class Interpreter {
   EventId backend_event(EventId program_event);
   void bad_op(const HostOp& op, const char* what);
 
+  void plan_preexisting(Plan& plan);
   void plan_alloc(const HostOp& op, Plan& plan);
   Step alloc_attempt(BufferId b, StreamId s, PoolId pool, std::uint64_t bytes, int attempt, TimeNs first_failure);
   void plan_release(const HostOp& op, Plan& plan);
@@ -63,7 +68,13 @@ class Interpreter {
   std::size_t cursor_ = 0;
   std::vector<BufferInfo> buffers_;
   std::vector<BufferState> state_;
-  std::vector<std::uint8_t> preexisting_;
+  std::vector<std::uint8_t> preexisting_;  // 1: Program::preexisting (allocated at start when its size is known)
+  struct StartAlloc {
+    BufferId buffer;
+    std::uint64_t bytes;
+  };
+  std::vector<StartAlloc> start_allocs_;  // preexisting buffers of known size, in Program order
+  bool started_ = false;
   std::vector<EventId> events_;  // program event -> backend event (kNoEvent until first use)
   std::size_t skipped_ops_ = 0;
 };
