@@ -17,6 +17,7 @@ using race::RawFinding;
 class RaceDetector::Impl : public race::DetectorState {
  public:
   static constexpr std::size_t kMaxReads = 8;       // read-set cap per cell (oldest dropped)
+  static constexpr std::size_t kMaxRacers = 4;      // overwritten racing writes kept per cell
   static constexpr std::size_t kMaxDenseSpans = std::size_t(1) << 27;
 
   static std::uint64_t pair_key(std::int32_t x, std::int32_t y) {
@@ -111,6 +112,28 @@ class RaceDetector::Impl : public race::DetectorState {
   }
 
   // -- the per-cell checks (FastTrack with allocation-aware pruning)
+  // Racing writes that a later write overwrote (Cell::racers) are checked too: FastTrack's last
+  // write alone forgets a racing write once another allocation's write replaced it, so a chain of
+  // allocations reusing the same bytes was undercounted (race_detector.h, docs/races.md).
+  [[gnu::noinline]] void check_racers(const Cell& c, Addr b, Addr e, const AccessRec& cur) {
+    for (const AccessRec& x : c.racers)
+      if (x.alloc != cur.alloc && !ordered_before(x, cur.agent)) latent_race(x, cur, b, e);
+  }
+  // Before `cur` overwrites `w`: racers ordered before `cur` (or of its allocation) are dropped;
+  // `w` joins them if it races with `cur` (newest last, one per allocation, at most kMaxRacers).
+  [[gnu::noinline]] void update_racers(Cell& c, const AccessRec& w, const AccessRec& cur, bool w_races) {
+    auto& rs = c.racers;
+    rs.erase(std::remove_if(rs.begin(), rs.end(),
+                            [&](const AccessRec& x) {
+                              return x.alloc == cur.alloc || (w_races && x.alloc == w.alloc) ||
+                                     ordered_before(x, cur.agent);
+                            }),
+             rs.end());
+    if (!w_races) return;
+    if (rs.size() >= kMaxRacers) rs.erase(rs.begin());
+    rs.push_back(w);
+  }
+
   void read_cell(Cell& c, Addr b, Addr e, const AccessRec& cur) {
     const AccessRec& w = c.last_write;
     if (w.valid() && w.alloc != cur.alloc) {
@@ -121,6 +144,7 @@ class RaceDetector::Impl : public race::DetectorState {
           break;
         }
     }
+    if (!c.racers.empty()) [[unlikely]] check_racers(c, b, e, cur);
     // prune reads of this allocation that are ordered before this one; then add it
     auto& r = c.reads;
     if (r.size() == 1 && r[0].alloc == cur.alloc && ordered_before(r[0], cur.agent)) {
@@ -136,7 +160,12 @@ class RaceDetector::Impl : public race::DetectorState {
 
   void write_cell(Cell& c, Addr b, Addr e, const AccessRec& cur) {
     AccessRec& w = c.last_write;
-    if (w.valid() && w.alloc != cur.alloc && !ordered_before(w, cur.agent)) latent_race(w, cur, b, e);
+    const bool w_races = w.valid() && w.alloc != cur.alloc && !ordered_before(w, cur.agent);
+    if (w_races) latent_race(w, cur, b, e);
+    if (w_races || !c.racers.empty()) [[unlikely]] {
+      check_racers(c, b, e, cur);
+      update_racers(c, w, cur, w_races);
+    }
     auto& r = c.reads;
     bool all_ordered = true;
     for (const AccessRec& x : r) {
