@@ -41,10 +41,21 @@ std::string shell_quote(const std::string& s) {
 std::string gp_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
+    if (c == '\n') {  // a line break in a title
+      out += "\\n";
+      continue;
+    }
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
   return out + "\"";
+}
+
+/// A scenario given as a file path (a YAML file, a PyTorch trace) is named by its file name in
+/// titles: a long relative path pushes the title off the image.
+std::string title_name(const std::string& scenario) {
+  const auto slash = scenario.find_last_of('/');
+  return slash == std::string::npos || slash + 1 == scenario.size() ? scenario : scenario.substr(slash + 1);
 }
 
 int run_shell(const std::string& cmd) {
@@ -55,7 +66,10 @@ int run_shell(const std::string& cmd) {
 std::string header(const std::string& terminal, int w, int h, const std::string& png) {
   std::ostringstream os;
   os << "set terminal " << terminal << " size " << w << "," << h << (terminal == "pngcairo" ? " font 'sans,10'" : "")
-     << "\nset output " << gp_string(png) << "\nset grid\nset key outside right top\nset datafile missing 'nan'\n";
+     << "\nset output " << gp_string(png)
+     // noenhanced: titles hold scenario names and paths (torch_traces/mlp_adamw), whose '_' would
+     // otherwise turn the next letter into a subscript
+     << "\nset termoption noenhanced\nset grid\nset key outside right top\nset datafile missing 'nan'\n";
   return os.str();
 }
 
@@ -76,7 +90,7 @@ std::string peak_vs_semaphore(const ScenarioModel& m, const std::string& guard, 
   detail::write_whole_file(tmp / "peak.dat", data.str());
   detail::write_whole_file(tmp / "peak_racy.dat", racy.str().empty() ? "nan nan\n" : racy.str());
   gp << header(terminal, 1000, 600, "peak_vs_semaphore.png");
-  gp << "set title " << gp_string("Peak in-use vs compute-semaphore capacity — " + m.name + ", guard: " + guard) << "\n";
+  gp << "set title " << gp_string("Peak in-use vs compute-semaphore capacity — " + title_name(m.name) + ", guard: " + guard) << "\n";
   gp << "set xlabel 'compute-semaphore capacity (executions in flight, log scale)'\n"
      << "set ylabel 'peak in-use (MiB)'\nset logscale x 2\nset xtics (";
   for (std::size_t i = 0; i < m.semaphores.size(); ++i) gp << (i ? "," : "") << m.semaphores[i];
@@ -114,7 +128,7 @@ std::string stall_vs_peak(const ScenarioModel& m, const fs::path& tmp, const std
   detail::write_whole_file(tmp / "stall.dat", data.str());
   detail::write_whole_file(tmp / "stall_racy.dat", racy.str().empty() ? "nan nan\n" : racy.str());
   gp << header(terminal, 1000, 650, "stall_vs_peak.png");
-  gp << "set title " << gp_string("Host stall vs peak in-use — " + m.name + ", semaphore " + std::to_string(sem) +
+  gp << "set title " << gp_string("Host stall vs peak in-use — " + title_name(m.name) + ", semaphore " + std::to_string(sem) +
                                   " (mean over seeds)")
      << "\n";
   gp << "set xlabel 'peak in-use (MiB)'\nset ylabel 'host stall (µs)'\nset offsets 0, graph 0.05, graph 0.05, graph 0.05\nset xrange [0:*]\n";
@@ -138,27 +152,40 @@ std::string memory_over_time(const MemorySeries& s, const std::string& scenario,
                              const std::string& terminal) {
   std::ostringstream data, gp;
   double max_mib = 0, max_ms = 0;
+  std::vector<double> panel_max_mib;
   for (const auto& [policy, samples] : s.runs) {
+    panel_max_mib.push_back(0);
     for (const auto& x : samples) {
       data << fixed(x.t / 1e6, 6) << " " << fixed(x.live / kMiB, 4) << " " << fixed(x.pending / kMiB, 4) << " "
            << fixed(x.in_use / kMiB, 4) << "\n";
       max_mib = std::max(max_mib, x.in_use / kMiB);
+      panel_max_mib.back() = std::max(panel_max_mib.back(), x.in_use / kMiB);
       max_ms = std::max(max_ms, x.t / 1e6);
     }
     data << "\n\n";
   }
+  // One y scale for all panels so policies compare at a glance, unless one policy's peak dwarfs
+  // another's by more than kOwnScaleRatio (e.g. batched-callback on a trace without executions,
+  // whose batch never flushes): then the small panels would be flat lines, so each gets its own.
+  constexpr double kOwnScaleRatio = 8;
+  double min_panel = max_mib;
+  for (double v : panel_max_mib)
+    if (v > 0) min_panel = std::min(min_panel, v);
+  const bool own_scale = min_panel > 0 && max_mib > kOwnScaleRatio * min_panel;
   detail::write_whole_file(tmp / "series.dat", data.str());
   const std::size_t n = s.runs.size();
   const std::size_t cols = n > 1 ? 2 : 1, rows = (n + cols - 1) / cols;
   gp << header(terminal, 1200, static_cast<int>(120 + 280 * rows), "memory_over_time.png");
   gp << "set multiplot layout " << rows << "," << cols << " title "
-     << gp_string("Live / pending / in-use over time — " + scenario + ", guard " + s.guard + ", semaphore " +
-                  std::to_string(s.semaphore) + ", seed " + std::to_string(s.seed))
+     << gp_string("Live / pending / in-use over time — " + title_name(scenario) + ", guard " + s.guard + ", semaphore " +
+                  std::to_string(s.semaphore) + ", seed " + std::to_string(s.seed) +
+                  (own_scale ? "\n(each panel has its own MiB scale: the policies' peaks differ more than 8×)" : ""))
      << " font ',13'\n";
   gp << "set xlabel 'time (ms)'\nset ylabel 'MiB'\nset key inside right top opaque horizontal\n";
   gp << "set xrange [0:" << fixed(std::max(max_ms, 1e-6) * 1.02, 6) << "]\nset yrange [0:"
      << fixed(std::max(max_mib, 1e-6) * 1.3, 4) << "]\n";
   for (std::size_t i = 0; i < n; ++i) {
+    if (own_scale) gp << "set yrange [0:" << fixed(std::max(panel_max_mib[i], 1e-6) * 1.3, 4) << "]\n";
     gp << "set title " << gp_string("policy: " + s.runs[i].first) << "\n";
     gp << "plot 'series.dat' index " << i << " using 1:4 with steps lw 2 lc rgb '#000000' title 'in-use', \\\n"
        << "     '' index " << i << " using 1:2 with steps lw 1.5 lc rgb '#1f77b4' title 'live', \\\n"
