@@ -8,6 +8,7 @@
 #include "allocsim/core/policy.h"
 #include "allocsim/engine/interpreter.h"
 #include "allocsim/engine/simulate.h"
+#include "allocsim/hw/execution_units.h"
 #include "allocsim/hw/hw_device.h"
 
 namespace allocsim::hw {
@@ -42,6 +43,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.policy = policy;
   run.guard = guard;
   run.trials = config.trials;
+  const ExecutionUnits units = execution_units(scenario.program);
+  run.executions = units.units;
+  run.corrupted_by_execution.assign(std::size_t(units.units), 0);
+  run.sim.manifest_by_execution.assign(std::size_t(units.units), 0);
   HwDeviceOptions options;
   options.platform = config.platform;
   options.semaphore = config.semaphore;
@@ -63,18 +68,29 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.aliased += s.aliased ? 1 : 0;
       run.corrupted += s.corrupted_words > 0 ? 1 : 0;
       run.corrupted_words += s.corrupted_words;
+      for (int e : corrupted_units(units, s.foreign_by_alloc)) {
+        ++run.corrupted_executions;
+        ++run.corrupted_by_execution[std::size_t(e)];
+      }
+      run.stale_trials += s.stale_words > 0 ? 1 : 0;
+      run.stale_words += s.stale_words;
       run.peak_bytes_in_use = std::max(run.peak_bytes_in_use, s.peak_bytes_in_use);
+      run.peak_bytes_in_use_min =
+          t == 0 ? s.peak_bytes_in_use : std::min(run.peak_bytes_in_use_min, s.peak_bytes_in_use);
       run.frees = s.releases;
       if (s.releases) ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
     }
   }
   run.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+  if (run.trials > 0) run.corrupted_rate = double(run.corrupted_executions) / (double(run.trials) * run.executions);
   if (!ns_per_free.empty()) {
     std::nth_element(ns_per_free.begin(), ns_per_free.begin() + ns_per_free.size() / 2, ns_per_free.end());
     run.host_ns_per_free = ns_per_free[ns_per_free.size() / 2];
   }
 
-  // The simulator's prediction: same scenario, platform profile, semaphore, params; one seed per trial.
+  // The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
+  // same file the hardware's spin cycles come from), semaphore and params; one seed per trial.
+  // Every finding is kept so each manifest corruption can be attributed to its execution.
   const int sim_runs = std::max(1, config.trials);
   int manifest_runs = 0;
   for (int t = 0; t < sim_runs; ++t) {
@@ -86,6 +102,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     so.params = config.params;
     so.platform = config.platform;
     so.max_events = 200'000'000;
+    so.max_findings = std::size_t(1) << 30;
     RunResult r = simulate(scenario, *p, *g, so);
     if (t == 0) {
       run.sim.latent = r.races_latent;
@@ -93,12 +110,21 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.sim.completed = r.completed;
     }
     run.sim.manifest += r.races_manifest;
+    for (int e : manifest_units(units, r.findings)) {
+      ++run.sim.manifest_executions;
+      ++run.sim.manifest_by_execution[std::size_t(e)];
+    }
     manifest_runs += r.races_manifest > 0 ? 1 : 0;
   }
-  run.sim.manifest_rate = double(manifest_runs) / sim_runs;
+  run.sim.runs = sim_runs;
+  run.sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
+  run.sim.manifest_rate = double(run.sim.manifest_executions) / (double(sim_runs) * run.executions);
   if (!config.quiet)
     std::cerr << "  " << policy << " / " << guard << ": hw corrupted " << run.corrupted << "/" << run.trials
-              << ", aliased " << run.aliased << ", sim manifest rate " << run.sim.manifest_rate << ", peak hw "
+              << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions << " executions"
+              << " (stale own " << run.stale_trials << "), aliased " << run.aliased << ", sim manifest "
+              << run.sim.manifest_executions << "/" << run.sim.runs * run.executions << " executions, latent "
+              << run.sim.latent << ", peak hw "
               << run.peak_bytes_in_use << " sim " << run.sim.peak_bytes_in_use << ", host ns/free "
               << run.host_ns_per_free << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
   return run;

@@ -22,8 +22,60 @@ TEST_CASE("pattern words are never zero and differ across allocations and versio
 }
 
 TEST_CASE("a memset version expects zeros") {
-  CHECK(expected_word(7, kZeroVersion, 12) == 0u);
-  CHECK(expected_word(7, 1, 12) == pattern_word(pattern_key(7, 1), 12));
+  CHECK(expected_word(5, 7, kZeroVersion, 12) == 0u);
+  CHECK(expected_word(5, 7, 1, 12) == tagged_word(5, pattern_key(7, 1), 12));
+}
+
+TEST_CASE("allocation tags are 1..65535, never 0, and distinct for 65535 consecutive serials") {
+  std::set<std::uint32_t> tags;
+  for (std::uint64_t serial = 0; serial < 65535; ++serial) {
+    std::uint32_t t = allocation_tag(serial);
+    REQUIRE(t >= 1u);
+    REQUIRE(t <= 0xFFFFu);
+    tags.insert(t);
+  }
+  CHECK(tags.size() == 65535);
+  CHECK(allocation_tag(65535) == allocation_tag(0));  // the documented wrap
+}
+
+TEST_CASE("a tagged word carries its allocation's tag in the high 16 bits and is never zero") {
+  for (std::uint32_t tag : {1u, 2u, 300u, 0xFFFFu})
+    for (std::uint64_t w = 0; w < 5000; ++w) {
+      const std::uint32_t word = tagged_word(tag, pattern_key(9, 4), w);
+      REQUIRE(tag_of_word(word) == tag);
+      REQUIRE(word != 0u);
+    }
+}
+
+TEST_CASE("check_word: own older version is stale, another allocation's word or zero is foreign") {
+  const std::uint32_t reader = allocation_tag(10), other = allocation_tag(11);
+  const std::int32_t alloc = 10;
+  int stale_seen = 0;
+  for (std::uint64_t w = 0; w < 2000; ++w) {
+    const std::uint32_t want = expected_word(reader, alloc, 3, w);
+    CHECK(check_word(want, want, reader) == WordCheck::Match);
+    // An older version of the same allocation (the autotune candidates reading W mid-update).
+    const std::uint32_t older = expected_word(reader, alloc, 2, w);
+    if (older != want) {
+      ++stale_seen;
+      CHECK(check_word(older, want, reader) == WordCheck::StaleOwn);
+    }
+    // Another allocation's data: foreign, whatever its version.
+    CHECK(check_word(expected_word(other, 11, 1, w), want, reader) == WordCheck::Foreign);
+    // Another allocation's memset: zero where we expect our pattern.
+    CHECK(check_word(0u, want, reader) == WordCheck::Foreign);
+  }
+  CHECK(stale_seen > 1900);  // low 16 bits collide for ~1/65536 of the words only
+}
+
+TEST_CASE("check_word when the reader zeroed the bytes itself last") {
+  const std::uint32_t reader = allocation_tag(4), other = allocation_tag(5);
+  const std::uint32_t want = expected_word(reader, 4, kZeroVersion, 7);
+  REQUIRE(want == 0u);
+  CHECK(check_word(0u, want, reader) == WordCheck::Match);  // its own zeroing
+  // Its own earlier pattern not yet zeroed: stale; another allocation's pattern: foreign.
+  CHECK(check_word(expected_word(reader, 4, 1, 7), want, reader) == WordCheck::StaleOwn);
+  CHECK(check_word(expected_word(other, 5, 1, 7), want, reader) == WordCheck::Foreign);
 }
 
 TEST_CASE("words_in keeps only whole 32-bit words") {

@@ -20,13 +20,22 @@ static hw::ValidateReport sample() {
   run.guard = "none";
   run.trials = 2;
   run.aliased = 2;
+  run.executions = 4;
   run.corrupted = 1;
+  run.corrupted_executions = 2;
+  run.corrupted_rate = 0.25;
+  run.corrupted_by_execution = {2, 0, 0, 0};
+  run.stale_trials = 1;
+  run.stale_words = 10;
   run.peak_bytes_in_use = 12582912;
+  run.peak_bytes_in_use_min = 12582912;
   run.host_ns_per_free = 250.5;
   run.wall_ns = 123456;
   run.sim.latent = 3;
   run.sim.manifest = 1;
-  run.sim.manifest_rate = 0.5;
+  run.sim.runs = 2;
+  run.sim.manifest_executions = 1;
+  run.sim.manifest_rate = 0.125;
   run.sim.peak_bytes_in_use = 12582912;
   r.runs.push_back(run);
   return r;
@@ -44,11 +53,20 @@ TEST_CASE("validate.json has the issue's schema") {
   auto sim = run["sim"].as_object();
   for (const char* k : {"latent", "manifest", "peak_bytes_in_use"}) CHECK(sim.contains(k));
   CHECK(sim["latent"].to_number<std::uint64_t>() == 3);
+  CHECK(v["semaphore"].to_number<int>() == 1);
+  CHECK(run["corrupted_rate"].as_double() == Approx(0.25));
+  CHECK(run["stale_words"].to_number<std::uint64_t>() == 10);
+  CHECK(run["rate_diff_pp"].as_double() == Approx(12.5));
+  CHECK(sim["manifest_rate"].as_double() == Approx(0.125));
+  REQUIRE(run["corrupted_by_execution"].as_array().size() == 4);
+  CHECK(run["corrupted_by_execution"].as_array()[0].to_number<int>() == 2);
 }
 
 TEST_CASE("validate.md lists each run with host cost per free") {
   std::string md = hw::validate_markdown(sample());
-  CHECK(md.find("| immediate | none | 2 | 2 | 1 | 50% | 3 | 50% | 12582912 | 12582912 | 250 |") != std::string::npos);
+  CHECK(md.find("| immediate | none | 2 | 4 | 2 | 1 | 1 | 25.0% | 12.5% | +12.5 | 3 | 12582912 | 12582912 | 250 |") !=
+        std::string::npos);
+  CHECK(md.find("rate miss > 10 pp") != std::string::npos);
 }
 
 TEST_CASE("write_validate_files writes both files, or none into an unwritable place") {

@@ -63,6 +63,10 @@ class HipDevice final : public HwDevice {
     ALLOCSIM_HIP_CHECK(hipGetDeviceProperties(&prop, 0));
     description_ = std::string(prop.name) + " (" + std::to_string(prop.totalGlobalMem >> 20) + " MiB, " +
                    std::to_string(prop.multiProcessorCount) + " multiprocessors)";
+    // The op kernel launches at most one wave: one block per multiprocessor of THIS device.
+    int sms = 0;
+    ALLOCSIM_HIP_CHECK(hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, 0));
+    max_blocks_ = sms > 0 ? unsigned(sms) : 1u;
     for (const StreamSpec& spec : scenario.program.streams) {
       hipStream_t s;
       ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
@@ -74,8 +78,9 @@ class HipDevice final : public HwDevice {
     make_pool(kSharedPool, "shared", scenario.device.memory_limit, scenario.device.allow_growth);
     make_pool(kPrivatePool, "private", scenario.device.private_pool_limit, true);
     const std::size_t buffers = std::max<std::size_t>(1, scenario.program.buffer_names.size());
-    ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters_), buffers * sizeof(unsigned long long)));
-    counters_host_.assign(buffers, 0);
+    // Two counters per allocation: [0, n) foreign words (corruption), [n, 2n) stale own words.
+    ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters_), 2 * buffers * sizeof(unsigned long long)));
+    counters_host_.assign(2 * buffers, 0);
     callback_thread_ = std::thread([this] { callback_loop(); });
   }
 
@@ -101,6 +106,7 @@ class HipDevice final : public HwDevice {
   void begin_trial(std::uint64_t seed) override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     chooser_ = make_seeded_chooser(seed);
+    ++trial_index_;  // allocation tags continue across trials: old data never carries a new tag
     for (auto& p : pools_) {
       p.pool.reset();  // the old pool frees its regions into the old sub-allocator: drop it first
       p.sub = std::make_unique<RegionSubAllocator>(p.options, p.capacity);
@@ -128,7 +134,12 @@ class HipDevice final : public HwDevice {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipMemcpy(counters_host_.data(), counters_, counters_host_.size() * sizeof(unsigned long long),
                                  hipMemcpyDeviceToHost));
-    for (unsigned long long c : counters_host_) stats_.corrupted_words += c;
+    const std::size_t n = counters_host_.size() / 2;
+    stats_.foreign_by_alloc.assign(counters_host_.begin(), counters_host_.begin() + std::ptrdiff_t(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      stats_.corrupted_words += counters_host_[i];
+      stats_.stale_words += counters_host_[n + i];
+    }
     stats_.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
     for (EventId e = 0; e < EventId(events_.size()); ++e)
       if (events_[e]) destroy_event(e);
@@ -298,6 +309,8 @@ class HipDevice final : public HwDevice {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     OpDescriptor d;
     d.mismatch_counters = counters_;
+    d.stale_counters = counters_ + counters_host_.size() / 2;
+    d.max_blocks = max_blocks_;
     d.spin_cycles = op.duration > 0 ? static_cast<long long>(double(op.duration) / options_.platform.spin_ns_per_cycle) : 0;
     for (const DeviceAccess& a : op.reads) add_read(d, a);
     const bool zeroing = op.kind == HostOpKind::Memset;
@@ -403,6 +416,7 @@ class HipDevice final : public HwDevice {
     s.first_word = w.first;
     s.count = w.count;
     s.alloc = alloc;
+    s.tag = tag_of_alloc(alloc);
     s.version = version;
     return s;
   }
@@ -429,6 +443,16 @@ class HipDevice final : public HwDevice {
     const std::uint32_t version = zeroing ? kZeroVersion : versions_[a.alloc].next_version();
     versions_[a.alloc].write(offset, a.range.bytes, version);
     d.writes[d.num_writes++] = segment(c, a.alloc, offset, a.range.bytes, version);
+  }
+
+  /// The pattern tag of allocation `alloc` in this trial: a serial that keeps counting across the
+  /// trials of this device, so a word left over from an earlier trial never looks like our own.
+  std::uint32_t tag_of_alloc(std::int32_t alloc) {
+    const std::uint64_t n = std::max<std::size_t>(1, scenario_.program.buffer_names.size());
+    const std::uint64_t serial = std::uint64_t(trial_index_) * n + std::uint64_t(alloc);
+    if (serial >= kLowMask)
+      warnings_.insert("more than 65535 allocations in one validate run: pattern tags repeat");
+    return allocation_tag(serial);
   }
 
   /// Is a stream the buffer was used on still running work? (An upper bound on "its last use
@@ -556,6 +580,8 @@ class HipDevice final : public HwDevice {
   std::map<PoolId, std::pair<Addr, BufferId>> pending_alias_;  // allocation -> note_alloc hand-off
   std::vector<VersionMap> versions_;
   unsigned long long* counters_ = nullptr;
+  unsigned max_blocks_ = 1;
+  std::uint64_t trial_index_ = 0;
   std::vector<unsigned long long> counters_host_;
   std::set<std::string> warnings_;
   TrialStats stats_;

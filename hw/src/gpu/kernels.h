@@ -1,7 +1,8 @@
 // Device kernels of the HIP backend (HIP-only header: included by hw/src/gpu/*.hip).
 //
 // One launch per device op: every block first checks the op's read segments (counting words that
-// differ from the expected pattern into a per-allocation device counter), then spins for the op's
+// differ from the expected pattern into per-allocation device counters: foreign words, i.e.
+// manifest corruption, and stale words of the same allocation, reported apart), then spins for the op's
 // duration in clock64() cycles, then fills the write segments. Reads happen at the start and
 // writes at the end, as in the simulator's manifest timeline.
 #pragma once
@@ -20,6 +21,7 @@ struct KernelSegment {
   std::uint64_t first_word = 0;   // word index from the allocation start
   std::uint64_t count = 0;        // words
   std::int32_t alloc = -1;
+  std::uint32_t tag = 0;          // allocation_tag of this allocation (pattern.h)
   std::uint32_t version = 0;      // kZeroVersion: zeros
 };
 
@@ -28,7 +30,9 @@ struct OpDescriptor {
   KernelSegment writes[kMaxSegments];
   int num_reads = 0, num_writes = 0;
   long long spin_cycles = 0;
-  unsigned long long* mismatch_counters = nullptr;  // indexed by allocation id
+  unsigned long long* mismatch_counters = nullptr;  // foreign words, indexed by allocation id
+  unsigned long long* stale_counters = nullptr;     // stale own-allocation words, same index
+  unsigned max_blocks = 1;                          // one wave: the device's multiprocessor count
 };
 
 /// Launch the op kernel on `stream` (asynchronous). Returns the launch's error code.

@@ -19,13 +19,16 @@ __global__ void op_kernel(OpDescriptor op) {
   for (int r = 0; r < op.num_reads; ++r) {
     const KernelSegment s = op.reads[r];
     const std::uint32_t key = pattern_key(s.alloc, s.version);
-    unsigned long long bad = 0;
+    unsigned long long foreign = 0, stale = 0;
     for (std::uint64_t i = tid; i < s.count; i += stride) {
       const std::uint64_t w = s.first_word + i;
-      const std::uint32_t want = s.version == kZeroVersion ? 0u : pattern_word(key, w);
-      bad += (s.base[w] != want);
+      const std::uint32_t want = s.version == kZeroVersion ? 0u : tagged_word(s.tag, key, w);
+      const WordCheck c = check_word(s.base[w], want, s.tag);
+      foreign += c == WordCheck::Foreign;
+      stale += c == WordCheck::StaleOwn;
     }
-    if (bad) atomicAdd(&op.mismatch_counters[s.alloc], bad);
+    if (foreign) atomicAdd(&op.mismatch_counters[s.alloc], foreign);
+    if (stale) atomicAdd(&op.stale_counters[s.alloc], stale);
   }
   if (op.spin_cycles > 0) {
     if (threadIdx.x == 0) spin_for(op.spin_cycles);
@@ -36,7 +39,7 @@ __global__ void op_kernel(OpDescriptor op) {
     const std::uint32_t key = pattern_key(s.alloc, s.version);
     for (std::uint64_t i = tid; i < s.count; i += stride) {
       const std::uint64_t w = s.first_word + i;
-      s.base[w] = s.version == kZeroVersion ? 0u : pattern_word(key, w);
+      s.base[w] = s.version == kZeroVersion ? 0u : tagged_word(s.tag, key, w);
     }
   }
 }
@@ -50,9 +53,11 @@ hipError_t launch_op(const OpDescriptor& op, hipStream_t stream) {
   std::uint64_t words = 0;
   for (int i = 0; i < op.num_reads; ++i) words = words > op.reads[i].count ? words : op.reads[i].count;
   for (int i = 0; i < op.num_writes; ++i) words = words > op.writes[i].count ? words : op.writes[i].count;
-  // Enough blocks to cover the data, at most one wave (so every block spins at the same time).
+  // Enough blocks to cover the data, at most one wave (one block per multiprocessor, read from
+  // the device by HipDevice) so every block spins at the same time.
+  const unsigned wave = op.max_blocks < 1 ? 1 : op.max_blocks;
   unsigned blocks = unsigned((words + 255) / 256);
-  blocks = blocks < 1 ? 1 : (blocks > 132 ? 132 : blocks);
+  blocks = blocks < 1 ? 1 : (blocks > wave ? wave : blocks);
   hipLaunchKernelGGL(op_kernel, dim3(blocks), dim3(256), 0, stream, op);
   return hipGetLastError();
 }

@@ -2,6 +2,7 @@
 #include "allocsim/hw/validate_report.h"
 
 #include <boost/json.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -13,11 +14,23 @@
 namespace allocsim::hw {
 namespace {
 
+boost::json::array int_array(const std::vector<int>& v) {
+  boost::json::array a;
+  for (int x : v) a.push_back(x);
+  return a;
+}
+
+double rate_diff_pp(const ValidateRun& run) { return 100.0 * (run.corrupted_rate - run.sim.manifest_rate); }
+
 boost::json::object run_json(const ValidateRun& run) {
   boost::json::object sim;
+  sim["runs"] = run.sim.runs;
   sim["latent"] = run.sim.latent;
   sim["manifest"] = run.sim.manifest;
+  sim["manifest_executions"] = run.sim.manifest_executions;
   sim["manifest_rate"] = run.sim.manifest_rate;
+  sim["manifest_by_execution"] = int_array(run.sim.manifest_by_execution);
+  sim["trial_manifest_rate"] = run.sim.trial_manifest_rate;
   sim["peak_bytes_in_use"] = run.sim.peak_bytes_in_use;
   sim["completed"] = run.sim.completed;
   sim["available"] = run.sim.available;
@@ -25,22 +38,24 @@ boost::json::object run_json(const ValidateRun& run) {
   o["policy"] = run.policy;
   o["guard"] = run.guard;
   o["trials"] = run.trials;
+  o["executions"] = run.executions;
   o["aliased"] = run.aliased;
   o["corrupted"] = run.corrupted;
+  o["corrupted_executions"] = run.corrupted_executions;
+  o["corrupted_rate"] = run.corrupted_rate;
+  o["corrupted_by_execution"] = int_array(run.corrupted_by_execution);
   o["corrupted_words"] = run.corrupted_words;
+  o["stale_trials"] = run.stale_trials;
+  o["stale_words"] = run.stale_words;
+  o["rate_diff_pp"] = rate_diff_pp(run);
   o["peak_bytes_in_use"] = run.peak_bytes_in_use;
+  o["peak_bytes_in_use_min"] = run.peak_bytes_in_use_min;
   o["host_ns_per_free"] = run.host_ns_per_free;
   o["frees"] = run.frees;
   o["wall_ns"] = run.wall_ns;
   o["error"] = run.error;
   o["sim"] = std::move(sim);
   return o;
-}
-
-std::string pct(int n, int d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f%%", d > 0 ? 100.0 * n / d : 0.0);
-  return buf;
 }
 
 }  // namespace
@@ -64,23 +79,32 @@ std::string validate_markdown(const ValidateReport& r) {
   md << "# allocsim-hw validate: " << r.scenario << "\n\n";
   md << "- device: " << r.device << "\n- command: `" << r.command << "`\n";
   md << "- platform profile: " << r.platform_source << "\n- compute semaphore: " << r.semaphore << "\n\n";
-  md << "`aliased` / `corrupted`: trials with cross-allocation address reuse / with at least one pattern "
-        "mismatch found on the device. `sim manifest rate`: fraction of simulated seeds with a manifest "
-        "corruption; `hw rate`: corrupted / trials.\n\n";
-  md << "| policy | guard | trials | aliased | corrupted | hw rate | sim latent | sim manifest rate | "
-        "peak in use hw | peak in use sim | host ns/free | wall ms | note |\n";
-  md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  md << "`aliased` / `corrupted`: trials with cross-allocation address reuse / with at least one read that "
+        "saw another allocation's data or zeroing (foreign word). `stale`: trials with reads that saw an older "
+        "version of their own allocation (a same-allocation race, not corruption). `hw rate`: executions with "
+        "a foreign read / (trials x executions); `sim rate`: executions with a manifest corruption / (simulated "
+        "seeds x executions); `diff`: hw - sim in percentage points. `sim latent`: latent races of the first "
+        "seed.\n\n";
+  md << "| policy | guard | trials | exec/trial | aliased | corrupted | stale | hw rate | sim rate | diff pp | "
+        "sim latent | peak in use hw | peak in use sim | host ns/free | wall ms | note |\n";
+  md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ValidateRun& run : r.runs) {
-    char hostns[32], wall[32], simrate[32];
+    char hostns[32], wall[32], simrate[32], hwrate[32], diff[32];
+    std::snprintf(hwrate, sizeof hwrate, "%.1f%%", 100.0 * run.corrupted_rate);
+    std::snprintf(diff, sizeof diff, "%+.1f", rate_diff_pp(run));
     std::snprintf(hostns, sizeof hostns, "%.0f", run.host_ns_per_free);
     std::snprintf(wall, sizeof wall, "%.1f", run.wall_ns / 1e6);
-    std::snprintf(simrate, sizeof simrate, "%.0f%%", 100.0 * run.sim.manifest_rate);
+    std::snprintf(simrate, sizeof simrate, "%.1f%%", 100.0 * run.sim.manifest_rate);
     std::string note = run.error;
     if (!run.sim.available) note += (note.empty() ? "" : "; ") + std::string("no sim prediction");
     else if (run.peak_bytes_in_use != run.sim.peak_bytes_in_use) note += (note.empty() ? "" : "; ") + std::string("peak differs");
-    md << "| " << run.policy << " | " << run.guard << " | " << run.trials << " | " << run.aliased << " | "
-       << run.corrupted << " | " << pct(run.corrupted, run.trials) << " | " << run.sim.latent << " | " << simrate
-       << " | " << run.peak_bytes_in_use << " | " << run.sim.peak_bytes_in_use << " | " << hostns << " | "
+    if (run.peak_bytes_in_use_min != run.peak_bytes_in_use)
+      note += (note.empty() ? "" : "; ") + std::string("hw peak varies across trials (min ") +
+              std::to_string(run.peak_bytes_in_use_min) + ")";
+    if (std::abs(rate_diff_pp(run)) > 10.0) note += (note.empty() ? "" : "; ") + std::string("rate miss > 10 pp");
+    md << "| " << run.policy << " | " << run.guard << " | " << run.trials << " | " << run.executions << " | "
+       << run.aliased << " | " << run.corrupted << " | " << run.stale_trials << " | " << hwrate << " | " << simrate
+       << " | " << diff << " | " << run.sim.latent << " | " << run.peak_bytes_in_use << " | " << run.sim.peak_bytes_in_use << " | " << hostns << " | "
        << wall << " | " << note << " |\n";
   }
   return md.str();

@@ -41,7 +41,9 @@ struct HwDeviceOptions {
 /// What one trial (one run of the host program) left behind.
 struct TrialStats {
   bool aliased = false;               // some allocation got bytes another allocation had held
-  std::uint64_t corrupted_words = 0;  // pattern mismatches counted on the device
+  std::uint64_t corrupted_words = 0;  // foreign words (another allocation's data or zeroing) seen by reads
+  std::uint64_t stale_words = 0;      // reads that saw an older version of their OWN allocation (not corruption)
+  std::vector<std::uint64_t> foreign_by_alloc;  // corrupted words per reading allocation (BufferId)
   std::uint64_t peak_bytes_in_use = 0;
   std::uint64_t releases = 0;
   TimeNs release_host_ns = 0;  // host time spent executing release plans

@@ -1,9 +1,15 @@
 // The data pattern that makes corruption visible on a real GPU.
 //
-// Every write the host program makes to an allocation fills its bytes with 32-bit words derived
-// from (allocation id, version, word index); every read checks them on the device and counts the
-// words that differ. A mismatch means another allocation (or a memset of another allocation's
-// scratch) overwrote the data between the write and the read: manifest corruption, measured.
+// Every write the host program makes to an allocation fills its bytes with 32-bit words
+//   high 16 bits: the allocation's TAG (unique within a validate run, never 0)
+//   low 16 bits:  a hash of (allocation, version, word index)
+// and every read checks them on the device. A word that differs from the expected one is
+//   - a STALE OWN read when it carries the reading allocation's own tag (an older version of the
+//     same allocation: a data race inside one allocation, e.g. autotune candidates reading W while
+//     sgd_update rewrites it; not an allocator bug, and the simulator rightly ignores it), or
+//   - FOREIGN (manifest corruption) otherwise: another allocation's pattern, or zero from another
+//     allocation's memset. A zero word is foreign unless the reading allocation itself zeroed
+//     these bytes last (then zero is the expected word and matches).
 // Version 0 means "never written" (nothing to check); kZeroVersion marks a memset (all zero).
 //
 // The same functions run on the host (tests, expectations) and on the device (kernels), so they
@@ -45,9 +51,35 @@ ALLOCSIM_HD constexpr std::uint32_t pattern_word(std::uint32_t key, std::uint64_
   return w == 0 ? 1u : w;
 }
 
-/// What a word written with `version` must read back as.
-ALLOCSIM_HD constexpr std::uint32_t expected_word(std::int32_t alloc, std::uint32_t version, std::uint64_t word_index) {
-  return version == kZeroVersion ? 0u : pattern_word(pattern_key(alloc, version), word_index);
+inline constexpr std::uint32_t kTagShift = 16;
+inline constexpr std::uint32_t kLowMask = 0xFFFFu;
+
+/// The tag of allocation number `serial` of a validate run (serials count allocations across all
+/// trials of one device): 1..65535, never 0, so a patterned word is never 0. Serials 65535 apart
+/// share a tag; a run stays below that (trials x buffers per trial), see HipDevice::tag_of_alloc.
+ALLOCSIM_HD constexpr std::uint32_t allocation_tag(std::uint64_t serial) {
+  return static_cast<std::uint32_t>(serial % kLowMask) + 1u;
+}
+ALLOCSIM_HD constexpr std::uint32_t tag_of_word(std::uint32_t word) { return word >> kTagShift; }
+
+/// A patterned word: the allocation's tag above the low 16 bits of the (alloc, version) hash.
+ALLOCSIM_HD constexpr std::uint32_t tagged_word(std::uint32_t tag, std::uint32_t key, std::uint64_t word_index) {
+  return (tag << kTagShift) | (pattern_word(key, word_index) & kLowMask);
+}
+
+/// What a word written with `version` by allocation `alloc` (tag `tag`) must read back as.
+ALLOCSIM_HD constexpr std::uint32_t expected_word(std::uint32_t tag, std::int32_t alloc, std::uint32_t version,
+                                                  std::uint64_t word_index) {
+  return version == kZeroVersion ? 0u : tagged_word(tag, pattern_key(alloc, version), word_index);
+}
+
+enum class WordCheck : std::uint8_t { Match, StaleOwn, Foreign };
+
+/// Classify a word read by the allocation with tag `tag`, expecting `want`.
+ALLOCSIM_HD constexpr WordCheck check_word(std::uint32_t got, std::uint32_t want, std::uint32_t tag) {
+  if (got == want) return WordCheck::Match;
+  if (got == 0) return WordCheck::Foreign;  // want != 0: the reader did not zero these bytes last
+  return tag_of_word(got) == tag ? WordCheck::StaleOwn : WordCheck::Foreign;
 }
 
 /// Whole 32-bit words inside the byte range [offset, offset + bytes) of an allocation:

@@ -1,12 +1,19 @@
 // The output of `allocsim-hw validate`: DIR/validate.json (schema below, relied on by reports) and
 // DIR/validate.md (the same numbers as tables, plus the closing notes).
 //
-// validate.json: {"device", "scenario", "command", "platform", "trials_per_run", "runs": [
-//   {"policy", "guard", "trials", "aliased", "corrupted", "corrupted_words", "peak_bytes_in_use",
-//    "host_ns_per_free", "frees", "wall_ns", "error",
-//    "sim": {"latent", "manifest", "manifest_rate", "peak_bytes_in_use", "completed"}}]}
+// validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform", "runs": [
+//   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
+//    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
+//    "peak_bytes_in_use_min", "host_ns_per_free", "frees", "wall_ns", "error", "rate_diff_pp",
+//    "sim": {"runs", "latent", "manifest", "manifest_executions", "manifest_rate",
+//            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "completed", "available"}}]}
 // `aliased` / `corrupted` count TRIALS (a trial aliased if some allocation got bytes another
-// allocation of the same trial had held; corrupted if any pattern check found a mismatch).
+// allocation of the same trial had held; corrupted if a read saw a FOREIGN word: another
+// allocation's pattern or another allocation's zeroing). Reads that saw an older version of their
+// own allocation are counted apart (`stale_*`), not as corruption (pattern.h).
+// Rates are per EXECUTION (execution_units.h): `corrupted_rate` = corrupted_executions /
+// (trials x executions) on the GPU, `sim.manifest_rate` = executions with a manifest corruption /
+// (sim runs x executions); `rate_diff_pp` = 100 x (hw rate - sim rate).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,9 +24,13 @@
 namespace allocsim::hw {
 
 struct SimPrediction {
+  int runs = 0;                // simulated runs (seeds), one per hardware trial
   std::uint64_t latent = 0;    // latent races in the simulated run (seed = trial 0's seed)
   std::uint64_t manifest = 0;  // manifest corruptions in the simulated run(s)
-  double manifest_rate = 0;    // fraction of simulated trials (seeds) with >= 1 manifest corruption
+  std::uint64_t manifest_executions = 0;  // executions with >= 1 manifest corruption, all runs
+  std::vector<int> manifest_by_execution;  // [i]: simulated runs in which execution i had one
+  double manifest_rate = 0;    // manifest_executions / (runs x executions)
+  double trial_manifest_rate = 0;  // fraction of simulated runs with >= 1 manifest corruption
   std::uint64_t peak_bytes_in_use = 0;
   bool completed = true;
   bool available = true;  // false: the simulator could not be run (message in error)
@@ -29,9 +40,16 @@ struct ValidateRun {
   std::string policy, guard;
   int trials = 0;
   int aliased = 0;    // trials with address reuse across allocations
-  int corrupted = 0;  // trials with >= 1 pattern mismatch
+  int executions = 1;  // executions per trial (BeginExecution ops of the program; >= 1)
+  int corrupted = 0;  // trials with >= 1 foreign word read
+  std::uint64_t corrupted_executions = 0;  // executions with >= 1 foreign word read, all trials
+  double corrupted_rate = 0;               // corrupted_executions / (trials x executions)
+  std::vector<int> corrupted_by_execution;  // [i]: trials in which execution i had a foreign read
   std::uint64_t corrupted_words = 0;
+  int stale_trials = 0;            // trials where a read saw an older version of its own allocation
+  std::uint64_t stale_words = 0;   // such words (a same-allocation data race, not corruption)
   std::uint64_t peak_bytes_in_use = 0;  // pool bytes in use, max over trials
+  std::uint64_t peak_bytes_in_use_min = 0;  // ... min over trials (equal to max: deterministic)
   double host_ns_per_free = 0;          // median over trials of (host ns in release plans / releases)
   std::uint64_t frees = 0;              // releases per trial
   std::int64_t wall_ns = 0;             // all trials together
