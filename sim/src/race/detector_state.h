@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/unordered/unordered_flat_map.hpp>
+
 #include "allocsim/race/race_detector.h"
 #include "shadow_memory.h"
 #include "vector_clock.h"
@@ -92,7 +94,9 @@ struct DetectorState {
   std::vector<std::int64_t> current_op;  // per agent: EnqueuedOp id it last acquired
   bool ids_are_op_seqs = true;           // turns false if an access's op_seq != its EnqueuedOp id
 
-  std::unordered_map<std::uint64_t, std::int32_t> latent_pairs, manifest_pairs;  // -> raw index or -1
+  // Open addressing (no node allocation per pair): a racy run inserts one pair per racing
+  // allocation pair, and std::unordered_map's malloc per insert showed in the profile.
+  boost::unordered_flat_map<std::uint64_t, std::int32_t> latent_pairs, manifest_pairs;  // -> raw index or -1
   std::uint64_t latent = 0, manifest = 0, double_frees = 0, use_after_release = 0, unknown_frees = 0,
                 callbacks_after_destroy = 0, leaks = 0;
   std::vector<RawFinding> raw;  // first max_findings, detection order
