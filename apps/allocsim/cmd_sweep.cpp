@@ -178,7 +178,7 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
   sub.add_option("--out", a->out, "output folder (created; re-running into it resumes)")->required();
   sub.add_option("--jobs,-j", a->jobs, "parallel runs (default: all cores)")->check(CLI::Range(1u, 4096u));
   sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
-  sub.add_flag("--force", a->force, "OUT holds a different sweep: discard its runs and start over");
+  sub.add_flag("--force", a->force, "discard every run recorded in OUT (also needed when OUT holds a different sweep) and start over");
   sub.add_option("--progress", a->progress, "auto (bar on a terminal, lines otherwise), bar, lines or off");
   sub.add_flag("--no-report", a->no_report, "write results only, no report.md");
   sub.add_flag("--no-plots", a->no_plots, "report tables only, no gnuplot PNGs");

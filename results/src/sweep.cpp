@@ -94,7 +94,8 @@ std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, c
   return r;
 }
 
-/// DIR/sweep.json: create it, or check it matches (force: start over).
+/// DIR/sweep.json: create it, or check it matches. `force` always starts over: a rebuilt binary
+/// must be able to redo a sweep whose arguments did not change.
 void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
   std::error_code ec;
   fs::create_directories(dir / "jobs", ec);
@@ -107,7 +108,7 @@ void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
     throw SweepError("sweep: " + dir.string() +
                      " holds a different sweep (other scenario, policies, guards, semaphores, seeds or --set); "
                      "use another --out, or --force to discard it");
-  if (mismatch) {
+  if (mismatch || force) {
     fs::remove_all(dir / "jobs", ec);
     fs::create_directories(dir / "jobs", ec);
     if (ec) throw SweepError("sweep: cannot reset " + (dir / "jobs").string() + ": " + ec.message());
@@ -115,7 +116,7 @@ void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
   // Leftovers of writes interrupted mid-way are never valid records.
   for (const auto& e : fs::directory_iterator(dir / "jobs", ec))
     if (e.path().filename().string().find(".tmp.") != std::string::npos) fs::remove(e.path(), ec);
-  if (!existing || mismatch) detail::write_whole_file(dir / "sweep.json", manifest);
+  if (!existing || mismatch || force) detail::write_whole_file(dir / "sweep.json", manifest);
 }
 
 std::string results_json_text(const SweepSpec& spec, const std::vector<RunResult>& results) {

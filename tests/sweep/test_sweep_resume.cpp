@@ -154,3 +154,16 @@ TEST_CASE("a folder holding another sweep is refused unless forced") {
   CHECK(results::run_sweep(other, dir, again.fn(), quiet(2)).ran == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("force reruns every job of the same sweep (a rebuilt binary must not reuse old runs)") {
+  auto spec = test::fake_spec();
+  auto dir = fresh_dir("force-same");
+  results::run_sweep(spec, dir, test::fake_run, quiet(2));
+  auto forced = quiet(2);
+  forced.force = true;
+  Recorder rec;
+  auto out = results::run_sweep(spec, dir, rec.fn(), forced);
+  CHECK(out.reused == 0);
+  CHECK(rec.ran.size() == out.total);
+  fs::remove_all(dir);
+}

@@ -55,7 +55,7 @@ enum class ProgressStyle { Auto, Bar, Lines, Off };
 
 struct SweepOptions {
   unsigned threads = 0;       // 0 = all cores
-  bool force = false;         // DIR holds a different sweep: discard its job records and start over
+  bool force = false;         // discard DIR's job records (any sweep) and start over
   ProgressStyle progress = ProgressStyle::Auto;  // Auto: bar when stderr is a terminal
   std::ostream* progress_out = nullptr;          // default std::cerr
 };
