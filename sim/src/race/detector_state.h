@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
 
 #include "allocsim/race/race_detector.h"
@@ -17,8 +18,17 @@
 
 namespace allocsim::race {
 
+/// A write an allocation made to its own bytes (for the manifest check): kept per allocation, not
+/// per shadow cell, so any number of later writers by other allocations cannot evict it.
+struct OwnWrite {
+  Addr begin = 0, end = 0;
+  AccessRec write;  // the latest write of this allocation to [begin, end)
+};
+
 /// One allocation instance (a BufferId may be allocated several times in one run).
 struct AllocRec {
+  static constexpr std::size_t kMaxOwnWrites = 16;  // distinct ranges; more are merged into a hull
+  boost::container::small_vector<OwnWrite, 1> own_writes;  // usually one: whole-buffer writes
   BufferId buffer = -1;
   Chunk chunk;
   std::uint64_t requested = 0;

@@ -134,13 +134,30 @@ class RaceDetector::Impl : public race::DetectorState {
     rs.push_back(w);
   }
 
+  // Remember that `ar` wrote `r` (the manifest check's "this allocation's own last write").
+  static void note_own_write(AllocRec& ar, AddrRange r, const AccessRec& cur) {
+    for (race::OwnWrite& ow : ar.own_writes)
+      if (ow.begin == r.begin && ow.end == r.end()) {
+        ow.write = cur;
+        return;
+      }
+    if (ar.own_writes.size() < AllocRec::kMaxOwnWrites) {
+      ar.own_writes.push_back({r.begin, r.end(), cur});
+      return;
+    }
+    race::OwnWrite& last = ar.own_writes.back();  // bounded: widen the newest entry
+    last = {std::min(last.begin, r.begin), std::max(last.end, r.end()), cur};
+  }
+
   void read_cell(Cell& c, Addr b, Addr e, const AccessRec& cur) {
     const AccessRec& w = c.last_write;
     if (w.valid() && w.alloc != cur.alloc) {
       if (!ordered_before(w, cur.agent)) latent_race(w, cur, b, e);
-      for (const AccessRec& v : c.victims)
-        if (v.alloc == cur.alloc) {
-          manifest_corruption(v, w, cur, b, e);
+      // Manifest: another allocation wrote these bytes last, yet this allocation had written them
+      // itself before (its own write is necessarily older): its data was clobbered before it read it.
+      for (const race::OwnWrite& ow : allocs[std::size_t(cur.alloc)].own_writes)
+        if (ow.begin < e && b < ow.end) {
+          manifest_corruption(ow.write, w, cur, std::max(b, ow.begin), std::min(e, ow.end));
           break;
         }
     }
@@ -176,14 +193,6 @@ class RaceDetector::Impl : public race::DetectorState {
     if (all_ordered) r.clear();
     else r.erase(std::remove_if(r.begin(), r.end(), [&](const AccessRec& x) { return ordered_before(x, cur.agent); }),
                  r.end());
-    // manifest history: this allocation's data is fresh again; another's overwritten write is a victim
-    auto& vs = c.victims;
-    vs.erase(std::remove_if(vs.begin(), vs.end(), [&](const AccessRec& x) { return x.alloc == cur.alloc; }), vs.end());
-    if (w.valid() && w.alloc != cur.alloc) {
-      vs.erase(std::remove_if(vs.begin(), vs.end(), [&](const AccessRec& x) { return x.alloc == w.alloc; }), vs.end());
-      if (vs.size() == vs.capacity()) vs.pop_back();
-      vs.insert(vs.begin(), w);
-    }
     w = cur;
   }
 };
@@ -242,7 +251,10 @@ void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, Ad
     ++d.use_after_release;
     d.lifetime("use-after-release", inst, range, a, t, cur);
   }
-  if (write) d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); });
+  if (write) {
+    d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); });
+    d.note_own_write(ar, range, cur);
+  }
   else d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.read_cell(c, b, e, cur); });
 }
 

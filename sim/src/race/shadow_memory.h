@@ -6,11 +6,12 @@
 //
 // Per cell, FastTrack-style: the last write as one epoch (agent, clock) plus what the finding needs
 // (allocation, op, time); the reads since that write, usually one epoch (a small set only while
-// reads are concurrent); the writes of other allocations that the last write overwrote (victims:
-// the manifest-corruption check); the overwritten writes that raced with their overwriter and are
+// reads are concurrent); the overwritten writes that raced with their overwriter and are
 // not yet ordered before a later write (racers: more latent pairs than the last write alone finds);
 // and the pool-lock clock of the bytes (joined at each pool free,
-// acquired by the next allocation that overlaps them).
+// acquired by the next allocation that overlaps them). The manifest check's "own last write" is
+// kept per allocation (detector_state.h, AllocRec::own_writes), so no number of later writers by
+// other allocations can evict it.
 #pragma once
 #include <cstdint>
 #include <iterator>
@@ -40,7 +41,6 @@ struct Cell {
   Addr end = 0;
   AccessRec last_write;
   boost::container::small_vector<AccessRec, 2> reads;     // reads since last_write (not ordered among them)
-  boost::container::static_vector<AccessRec, 2> victims;  // overwritten writes of other allocations, newest first
   std::vector<AccessRec> racers;  // overwritten writes that raced with their overwriter (empty unless racing)
   std::int32_t free_clock = ClockPool::kNone;              // pool lock of these bytes
 };
