@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
+#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "allocsim/core/types.h"
 
@@ -127,7 +127,8 @@ class SyncObjects {
 
   std::deque<std::int32_t> window_;  // slot per op id from base_ (kNone: free or never released)
   std::uint64_t base_ = 0;
-  std::unordered_map<std::uint64_t, std::int32_t> map_;
+  // Open addressing: event records, stream drains etc. insert one key each (no node malloc).
+  boost::unordered_flat_map<std::uint64_t, std::int32_t> map_;
   ClockPool pool_;
 };
 
