@@ -10,23 +10,18 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "slurp.h"
 #include "allocsim/results/report.h"
 #include "allocsim/results/sweep_series.h"
 #include "fake_jobs.h"
 
 namespace fs = std::filesystem;
 using namespace allocsim;
+using allocsim::test::slurp;
 
 namespace {
 
 const fs::path kData = fs::path(ALLOCSIM_SOURCE_DIR) / "tests" / "sweep" / "data" / "small";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 fs::path copy_of_data(const std::string& name) {
   auto d = fs::temp_directory_path() / ("allocsim-report-test-" + name + "-" + std::to_string(::getpid()));

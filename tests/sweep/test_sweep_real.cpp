@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "slurp.h"
 #include "allocsim/results/runner.h"
 #include "allocsim/results/sweep.h"
 #include "allocsim/results/sweep_record.h"
@@ -13,17 +14,7 @@
 
 namespace fs = std::filesystem;
 using namespace allocsim;
-
-namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-}  // namespace
+using allocsim::test::slurp;
 
 TEST_CASE("real sweep of seed-repro: --jobs 1 == --jobs 2, rows equal single runs") {
   const Scenario scenario = load_scenario("seed-repro");

@@ -9,20 +9,15 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "slurp.h"
 #include "allocsim/results/sweep.h"
 #include "fake_jobs.h"
 
 namespace fs = std::filesystem;
 using namespace allocsim;
+using allocsim::test::slurp;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 fs::path fresh_dir(const std::string& name) {
   auto d = fs::temp_directory_path() / ("allocsim-sweep-test-" + name + "-" + std::to_string(::getpid()));

@@ -6,21 +6,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "slurp.h"
 #include "allocsim/results/sweep.h"
 #include "allocsim/results/sweep_record.h"
 #include "fake_jobs.h"
 
 namespace fs = std::filesystem;
 using namespace allocsim;
+using allocsim::test::slurp;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 // Splits on `sep`, keeping empty fields (a trailing empty field too); no quoting (the fake data has none).
 std::vector<std::string> split(const std::string& line, char sep) {
