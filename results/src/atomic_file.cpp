@@ -50,7 +50,10 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     p += n;
     left -= std::size_t(n);
   }
-  if (::close(fd) != 0) {
+  // fsync before the rename makes the file durable before it becomes visible: a sweep's job
+  // records must survive a crash to be resumable.
+  const bool synced = ::fsync(fd) == 0;
+  if (::close(fd) != 0 || !synced) {
     std::string why = os_reason();
     ::unlink(tmpl.c_str());
     throw FileWriteError("cannot write '" + path + "': " + why);

@@ -115,7 +115,9 @@ void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
   }
   // Leftovers of writes interrupted mid-way are never valid records.
   for (const auto& e : fs::directory_iterator(dir / "jobs", ec))
-    if (e.path().filename().string().find(".tmp.") != std::string::npos) fs::remove(e.path(), ec);
+    if (const auto name = e.path().filename().string();
+        name.find(".tmp.") != std::string::npos || name.find(".tmp-") != std::string::npos)
+      fs::remove(e.path(), ec);
   if (!existing || mismatch || force) detail::write_whole_file(dir / "sweep.json", manifest);
 }
 

@@ -7,7 +7,7 @@
 
 namespace allocsim::results::detail {
 
-/// Writes `text` to `path` atomically. Throws std::runtime_error naming the path on failure.
+/// Writes `text` to `path` atomically (write_file_atomically). Throws FileWriteError on failure.
 void write_whole_file(const std::filesystem::path& path, const std::string& text);
 /// nullopt when the file is missing or unreadable.
 std::optional<std::string> read_whole_file(const std::filesystem::path& path);
