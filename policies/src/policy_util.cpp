@@ -41,4 +41,23 @@ void free_after_stream(Backend& b, StreamId stream, std::vector<Parked> chunks, 
   for (const Parked& p : copy) b.pool_free(p.chunk, p.buffer);
 }
 
+void park_after_events(const BufferInfo& buf, Plan& plan,
+                       std::function<void(Backend&, const Parked&, const std::vector<StreamEvent>&)> park) {
+  std::vector<StreamId> streams = use_streams(buf);
+  if (streams.empty()) {
+    plan.push_back(free_now(buf.chunk, buf.id));
+    return;
+  }
+  plan.push_back(Step::run([buf, streams = std::move(streams), park = std::move(park)](Backend& b, Plan&) {
+    std::vector<StreamEvent> events;
+    events.reserve(streams.size());
+    for (StreamId s : streams) {
+      const EventId e = b.create_event();
+      b.record_event(e, s);
+      events.push_back({s, e});
+    }
+    park(b, Parked{buf.chunk, buf.id}, events);
+  }));
+}
+
 }  // namespace allocsim::policy_util

@@ -1,6 +1,7 @@
 // Small helpers shared by the free-policy files. Like the policies themselves, they use only the
 // Backend interface (core/backend.h), so everything here runs unchanged on the sim and HIP backends.
 #pragma once
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,5 +32,17 @@ Step free_now(const Chunk& chunk, BufferId buffer);
 /// fallback, logs `<who>: callback enqueue failed (...); freed immediately` and frees them now:
 /// the PR #979 fallback, which re-opens the race it was meant to close.
 void free_after_stream(Backend& b, StreamId stream, std::vector<Parked> chunks, std::string_view who);
+
+/// An event recorded on one of a released buffer's use streams.
+struct StreamEvent {
+  StreamId stream = kNoStream;
+  EventId event = kNoEvent;
+};
+
+/// The release step of the polling policies (event-poll, timestamp-frontier): a buffer no device
+/// op touched is freed now; otherwise a Do step records one event on each stream that used it and
+/// hands the chunk and those events to `park`, which keeps them until the events are seen done.
+void park_after_events(const BufferInfo& buf, Plan& plan,
+                       std::function<void(Backend&, const Parked&, const std::vector<StreamEvent>&)> park);
 
 }  // namespace allocsim::policy_util

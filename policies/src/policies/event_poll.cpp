@@ -32,20 +32,12 @@ class EventPollPolicy final : public FreePolicy {
   std::string_view name() const override { return "event-poll"; }
 
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
-    const std::vector<StreamId> streams = policy_util::use_streams(buf);
-    if (streams.empty()) {
-      plan.push_back(policy_util::free_now(buf.chunk, buf.id));
-      return;
-    }
-    plan.push_back(Step::run([this, buf, streams](Backend& b, Plan&) {
+    policy_util::park_after_events(buf, plan, [this](Backend&, const policy_util::Parked& chunk,
+                                                     const std::vector<policy_util::StreamEvent>& events) {
       const std::uint64_t entry = next_entry_++;
-      parked_[entry] = Entry{{buf.chunk, buf.id}, int(streams.size())};
-      for (StreamId s : streams) {
-        const EventId e = b.create_event();
-        b.record_event(e, s);
-        queues_[s].push_back({e, entry});
-      }
-    }));
+      parked_[entry] = Entry{chunk, int(events.size())};
+      for (const auto& se : events) queues_[se.stream].push_back({se.event, entry});
+    });
   }
 
   void before_allocate(Backend&, StreamId, std::uint64_t, Plan& plan) override {

@@ -32,20 +32,12 @@ class TimestampFrontierPolicy final : public FreePolicy {
   std::string_view name() const override { return "timestamp-frontier"; }
 
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
-    const std::vector<StreamId> streams = policy_util::use_streams(buf);
-    if (streams.empty()) {
-      plan.push_back(policy_util::free_now(buf.chunk, buf.id));
-      return;
-    }
-    plan.push_back(Step::run([this, buf, streams](Backend& b, Plan&) {
+    policy_util::park_after_events(buf, plan, [this](Backend&, const policy_util::Parked& chunk,
+                                                     const std::vector<policy_util::StreamEvent>& events) {
       const std::uint64_t stamp = ++count_;
-      for (StreamId s : streams) {
-        const EventId e = b.create_event();
-        b.record_event(e, s);
-        tracked_.push_back({stamp, e});
-      }
-      parked_.push_back({stamp, {buf.chunk, buf.id}});
-    }));
+      for (const auto& se : events) tracked_.push_back({stamp, se.event});
+      parked_.push_back({stamp, chunk});
+    });
   }
 
   void before_allocate(Backend&, StreamId, std::uint64_t, Plan& plan) override {
