@@ -84,11 +84,14 @@ void BM_Simulate1MOps(benchmark::State& state) {
   SimOptions opt;
   opt.detect_races = state.range(0) != 0;
   opt.semaphore = 32;
+  std::uint64_t latent = 0;
   for (auto _ : state) {
     RunResult r = simulate(sc, policy, guard, opt);
     if (!r.completed) state.SkipWithError(r.error.c_str());
+    latent = r.races_latent;
     benchmark::DoNotOptimize(r.makespan_ns);
   }
+  state.counters["latent"] = double(latent);
   state.counters["host_ops"] = double(sc.program.ops.size());
   state.counters["ops/s"] =
       benchmark::Counter(double(sc.program.ops.size()) * double(state.iterations()), benchmark::Counter::kIsRate);

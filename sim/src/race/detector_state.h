@@ -2,8 +2,11 @@
 // instances, op spans and raw findings. race_detector.cpp drives it from the observer calls;
 // finding_records.cpp turns raw findings into Finding records at finish().
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <new>
+#include <type_traits>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -13,6 +16,7 @@
 #include <boost/unordered/unordered_flat_map.hpp>
 
 #include "allocsim/race/race_detector.h"
+#include "op_spans.h"
 #include "shadow_memory.h"
 #include "vector_clock.h"
 
@@ -25,46 +29,75 @@ struct OwnWrite {
   AccessRec write;  // the latest write of this allocation to [begin, end)
 };
 
-/// One allocation instance (a BufferId may be allocated several times in one run).
+/// A pair of allocation instances already counted (latent or manifest), kept on one side's AllocRec:
+/// a racy run counts one pair per racing allocation pair, and a global hash map of them (350 k pairs
+/// in bench_engine's 1 M-op run) cost a cache miss per racing access; the owner's record is hot.
+struct PairRef {
+  enum Kind : std::uint8_t { Latent, Manifest };
+  std::int32_t other = -1;
+  std::int32_t record = -1;  // index into raw findings, -1: not kept
+  Kind kind = Latent;
+};
+
+/// One allocation instance (a BufferId may be allocated several times in one run): what findings
+/// and the pool-free path need. The fields every access reads are in AllocHot.
 struct AllocRec {
-  static constexpr std::size_t kMaxOwnWrites = 16;  // distinct ranges; more are merged into a hull
-  boost::container::small_vector<OwnWrite, 1> own_writes;  // usually one: whole-buffer writes
+  static constexpr std::size_t kMaxInlinePairs = 16;  // more pairs of one owner go to spilled_pairs
+  boost::container::small_vector<PairRef, 2> pairs;  // counted pairs this instance owns
   BufferId buffer = -1;
   Chunk chunk;
   std::uint64_t requested = 0;
   StreamId stream = kNoStream;
-  TimeNs alloc_time = 0, release_time = -1, free_time = -1;
   AgentId free_agent = -1;
-  std::int64_t enqueue_mark = -1;      // highest op_seq enqueued before this allocation
-  std::int64_t release_mark = -1;      // highest op_seq enqueued before the host released it
-  bool released = false, freed = false, uar_reported = false, double_free_reported = false;
-  ShadowMemory::Iter hint;             // shadow cell starting at chunk.addr (lookup hint)
-  std::int32_t prev_of_buffer = -1;    // the previous instance of the same BufferId
+  TimeNs alloc_time = 0, release_time = -1, free_time = -1;
+  bool freed = false, double_free_reported = false;
 };
 
-/// Append-only storage in fixed blocks of 2^Bits: growth never moves elements (unlike vector) and
-/// indexing is a shift and a mask (unlike deque's division), which the per-access path feels.
+/// The part of an allocation instance that every access reads, kept apart from AllocRec (same
+/// index) and small: the first load of a 240-byte AllocRec was the hottest instruction of on_access.
+struct AllocHot {
+  static constexpr std::size_t kMaxOwnWrites = 16;  // distinct ranges; more are merged into a hull
+  std::int64_t enqueue_mark = -1;    // highest op_seq enqueued before this allocation
+  std::int64_t release_mark = -1;    // highest op_seq enqueued before the host released it
+  ShadowMemory::Iter hint;           // shadow cell starting at chunk.addr (lookup hint)
+  std::int32_t prev_of_buffer = -1;  // the previous instance of the same BufferId
+  bool released = false, uar_reported = false;
+  boost::container::small_vector<OwnWrite, 1> own_writes;  // usually one: whole-buffer writes
+};
+
+/// Append-only storage in fixed blocks of 2^Bits: growth never moves elements (unlike vector),
+/// indexing is a shift and a mask (unlike deque's division), which the per-access path feels, and a
+/// new block is raw memory: an element is constructed once, in place, when it is added (a block of
+/// value-initialised elements that were then overwritten showed in the profile).
 template <class T, unsigned Bits = 10>
 class BlockVector {
  public:
-  T& operator[](std::size_t i) { return blocks_[i >> Bits][i & kMask]; }
-  const T& operator[](std::size_t i) const { return blocks_[i >> Bits][i & kMask]; }
+  BlockVector() = default;
+  BlockVector(const BlockVector&) = delete;
+  BlockVector& operator=(const BlockVector&) = delete;
+  ~BlockVector() {
+    if constexpr (!std::is_trivially_destructible_v<T>)
+      for (std::size_t i = 0; i < size_; ++i) (*this)[i].~T();
+  }
+  T& operator[](std::size_t i) { return slots(i >> Bits)[i & kMask]; }
+  const T& operator[](std::size_t i) const { return const_cast<BlockVector*>(this)->slots(i >> Bits)[i & kMask]; }
   std::size_t size() const { return size_; }
-  void push_back(const T& v) {
-    if ((size_ >> Bits) == blocks_.size()) blocks_.push_back(std::make_unique<T[]>(std::size_t(1) << Bits));
-    (*this)[size_++] = v;
+  /// Appends a value-initialised element and returns it.
+  T& emplace_back() {
+    if ((size_ >> Bits) == blocks_.size()) blocks_.push_back(std::unique_ptr<Block>(new Block));  // not zeroed
+    T* p = ::new (static_cast<void*>(&slots(size_ >> Bits)[size_ & kMask])) T();
+    ++size_;
+    return *p;
   }
 
  private:
   static constexpr std::size_t kMask = (std::size_t(1) << Bits) - 1;
-  std::vector<std::unique_ptr<T[]>> blocks_;
+  struct Block {
+    alignas(T) std::byte bytes[sizeof(T) << Bits];
+  };
+  T* slots(std::size_t block) { return std::launder(reinterpret_cast<T*>(blocks_[block]->bytes)); }
+  std::vector<std::unique_ptr<Block>> blocks_;
   std::size_t size_ = 0;
-};
-
-struct SpanRec {
-  TimeNs start = -1, end = -1;
-  StreamId stream = kNoStream;
-  std::int32_t label = -1;  // index into labels
 };
 
 struct RawFinding {
@@ -84,29 +117,20 @@ struct DetectorState {
   ShadowMemory shadow;
 
   BlockVector<AllocRec> allocs;         // instances, in allocation order
+  BlockVector<AllocHot> hot;            // the same instances' per-access fields
   std::vector<std::int32_t> latest_of;  // BufferId -> its latest instance (-1: none)
   std::vector<std::string> stream_names;                     // by StreamId
-  // op spans by op_seq, in fixed blocks (growing never moves them); a block is made on first use
-  static constexpr unsigned kSpanBlockBits = 12;
-  std::vector<std::unique_ptr<SpanRec[]>> span_blocks;
-  const SpanRec* span(std::uint64_t op_seq) const {
-    std::uint64_t b = op_seq >> kSpanBlockBits;
-    if (b >= span_blocks.size() || !span_blocks[b]) return nullptr;
-    return &span_blocks[b][op_seq & ((1u << kSpanBlockBits) - 1)];
-  }
-  std::uint64_t last_pair = ~std::uint64_t(0);  // latent pair seen last (skips the hash lookup)
+  OpSpans spans;
+  std::uint64_t last_pair = ~std::uint64_t(0);  // latent pair seen last (skips the pair lookup)
   std::int32_t last_pair_record = -1;
-  std::vector<std::string> labels;
-  std::int32_t last_label = -1;  // on_device_op: index of the label seen last
   std::vector<bool> pool_destroyed;
 
   std::int64_t max_enqueued = -1;        // highest EnqueuedOp id released (by the host or a callback)
   std::vector<std::int64_t> current_op;  // per agent: EnqueuedOp id it last acquired
   bool ids_are_op_seqs = true;           // turns false if an access's op_seq != its EnqueuedOp id
 
-  // Open addressing (no node allocation per pair): a racy run inserts one pair per racing
-  // allocation pair, and std::unordered_map's malloc per insert showed in the profile.
-  boost::unordered_flat_map<std::uint64_t, std::int32_t> latent_pairs, manifest_pairs;  // -> raw index or -1
+  // pairs of an owner past AllocRec::kMaxInlinePairs: (owner, other, kind) -> raw index or -1
+  boost::unordered_flat_map<std::uint64_t, std::int32_t> spilled_pairs;
   std::uint64_t latent = 0, manifest = 0, double_frees = 0, use_after_release = 0, unknown_frees = 0,
                 callbacks_after_destroy = 0, leaks = 0;
   std::vector<RawFinding> raw;  // first max_findings, detection order
@@ -124,6 +148,19 @@ struct DetectorState {
       for (std::size_t i = old; i < clocks.size(); ++i) clocks[i].set(AgentId(i), 1);
     }
     return clocks[std::size_t(a)];
+  }
+  /// The record slot of pair (owner, other, kind) and whether it was just added (not counted yet).
+  std::pair<std::int32_t*, bool> find_or_add_pair(std::int32_t owner, std::int32_t other, PairRef::Kind kind) {
+    AllocRec& ar = allocs[std::size_t(owner)];
+    for (PairRef& p : ar.pairs)
+      if (p.other == other && p.kind == kind) return {&p.record, false};
+    if (ar.pairs.size() < AllocRec::kMaxInlinePairs) {
+      ar.pairs.push_back({other, -1, kind});
+      return {&ar.pairs.back().record, true};
+    }
+    const std::uint64_t key = (std::uint64_t(std::uint32_t(owner)) << 32 | std::uint32_t(other)) ^ (std::uint64_t(kind) << 63);
+    auto [it, inserted] = spilled_pairs.try_emplace(key, -1);
+    return {&it->second, inserted};
   }
   /// `e` happens-before everything agent `a` does from now on.
   bool ordered_before(const AccessRec& e, AgentId a) { return e.clock <= clock_of(a).get(e.agent); }

@@ -39,11 +39,10 @@ FindingSide side(const DetectorState& d, std::int32_t inst, const AccessRec& acc
   s.start = s.end = acc.t;
   if (acc.agent == kHostAgent) {
     s.op = "host";
-  } else if (const SpanRec* spp = d.span(acc.op_seq); spp && spp->label >= 0) {
-    const SpanRec& sp = *spp;
-    s.op = d.labels[std::size_t(sp.label)];
-    s.start = sp.start;
-    s.end = sp.end;
+  } else if (auto sp = d.spans.find(acc.op_seq)) {
+    s.op = std::string(sp->label);
+    s.start = sp->start;
+    s.end = sp->end;
   } else {
     s.op = acc.write ? "write" : "read";
   }
@@ -57,7 +56,7 @@ std::string free_story(const DetectorState& d, std::int32_t inst, const std::str
   if (ar.freed)
     return "pool free of " + who + " by " + d.agent_name(ar.free_agent) + " at t=" + std::to_string(ar.free_time) +
            " (policy " + (policy.empty() ? std::string("?") : policy) + ")";
-  if (ar.released) return who + " released by the host at t=" + std::to_string(ar.release_time) + ", never returned to the pool";
+  if (d.hot[std::size_t(inst)].released) return who + " released by the host at t=" + std::to_string(ar.release_time) + ", never returned to the pool";
   return who + " still held by the host (no free between)";
 }
 

@@ -18,7 +18,6 @@ class RaceDetector::Impl : public race::DetectorState {
  public:
   static constexpr std::size_t kMaxReads = 8;       // read-set cap per cell (oldest dropped)
   static constexpr std::size_t kMaxRacers = 4;      // overwritten racing writes kept per cell
-  static constexpr std::size_t kMaxDenseSpans = std::size_t(1) << 27;
 
   static std::uint64_t pair_key(std::int32_t x, std::int32_t y) {
     if (x > y) std::swap(x, y);
@@ -38,17 +37,19 @@ class RaceDetector::Impl : public race::DetectorState {
       if (last_pair_record >= 0) raw[std::size_t(last_pair_record)].range = hull(raw[std::size_t(last_pair_record)].range, b, e);
       return;
     }
-    auto [it, inserted] = latent_pairs.try_emplace(key, -1);
+    // a pair belongs to its later instance
+    auto [slot, inserted] = find_or_add_pair(std::max(earlier.alloc, cur.alloc), std::min(earlier.alloc, cur.alloc),
+                                             race::PairRef::Latent);
     last_pair = key;
     if (!inserted) {
-      last_pair_record = it->second;
-      if (it->second >= 0) raw[std::size_t(it->second)].range = hull(raw[std::size_t(it->second)].range, b, e);
+      last_pair_record = *slot;
+      if (*slot >= 0) raw[std::size_t(*slot)].range = hull(raw[std::size_t(*slot)].range, b, e);
       return;
     }
     ++latent;
     last_pair_record = -1;
     if (!keep_record()) return;
-    last_pair_record = it->second = std::int32_t(raw.size());
+    last_pair_record = *slot = std::int32_t(raw.size());
     RawFinding f;
     f.kind = "latent";
     f.range = {b, e - b};
@@ -62,16 +63,15 @@ class RaceDetector::Impl : public race::DetectorState {
 
   void manifest_corruption(const AccessRec& victim_write, const AccessRec& clobber, const AccessRec& read, Addr b,
                            Addr e) {
-    auto [it, inserted] = manifest_pairs.try_emplace(pair_key(read.alloc, clobber.alloc) ^ (std::uint64_t(1) << 63), -1);
-    // the key is ordered (victim, clobberer): a swapped pair is a different corruption
-    (void)inserted;
+    // ordered (victim, clobberer): a swapped pair is a different corruption; the victim owns it
+    auto [slot, inserted] = find_or_add_pair(read.alloc, clobber.alloc, race::PairRef::Manifest);
     if (!inserted) {
-      if (it->second >= 0) raw[std::size_t(it->second)].range = hull(raw[std::size_t(it->second)].range, b, e);
+      if (*slot >= 0) raw[std::size_t(*slot)].range = hull(raw[std::size_t(*slot)].range, b, e);
       return;
     }
     ++manifest;
     if (!keep_record()) return;
-    it->second = std::int32_t(raw.size());
+    *slot = std::int32_t(raw.size());
     RawFinding f;
     f.kind = "manifest";
     f.range = {b, e - b};
@@ -104,9 +104,9 @@ class RaceDetector::Impl : public race::DetectorState {
   std::int32_t instance_for(BufferId buf, std::uint64_t op_seq) const {
     std::int32_t i = latest(buf);
     if (i < 0 || !ids_are_op_seqs) return i;
-    for (std::int32_t p = i; p >= 0; p = allocs[std::size_t(p)].prev_of_buffer) {
+    for (std::int32_t p = i; p >= 0; p = hot[std::size_t(p)].prev_of_buffer) {
       i = p;
-      if (allocs[std::size_t(p)].enqueue_mark < std::int64_t(op_seq)) break;
+      if (hot[std::size_t(p)].enqueue_mark < std::int64_t(op_seq)) break;
     }
     return i;
   }
@@ -135,13 +135,13 @@ class RaceDetector::Impl : public race::DetectorState {
   }
 
   // Remember that `ar` wrote `r` (the manifest check's "this allocation's own last write").
-  static void note_own_write(AllocRec& ar, AddrRange r, const AccessRec& cur) {
+  static void note_own_write(race::AllocHot& ar, AddrRange r, const AccessRec& cur) {
     for (race::OwnWrite& ow : ar.own_writes)
       if (ow.begin == r.begin && ow.end == r.end()) {
         ow.write = cur;
         return;
       }
-    if (ar.own_writes.size() < AllocRec::kMaxOwnWrites) {
+    if (ar.own_writes.size() < race::AllocHot::kMaxOwnWrites) {
       ar.own_writes.push_back({r.begin, r.end(), cur});
       return;
     }
@@ -155,7 +155,7 @@ class RaceDetector::Impl : public race::DetectorState {
       if (!ordered_before(w, cur.agent)) latent_race(w, cur, b, e);
       // Manifest: another allocation wrote these bytes last, yet this allocation had written them
       // itself before (its own write is necessarily older): its data was clobbered before it read it.
-      for (const race::OwnWrite& ow : allocs[std::size_t(cur.alloc)].own_writes)
+      for (const race::OwnWrite& ow : hot[std::size_t(cur.alloc)].own_writes)
         if (ow.begin < e && b < ow.end) {
           manifest_corruption(ow.write, w, cur, std::max(b, ow.begin), std::min(e, ow.end));
           break;
@@ -243,7 +243,7 @@ void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, Ad
     d.ids_are_op_seqs = false;
   std::int32_t inst = d.instance_for(alloc, op_seq);
   if (inst < 0) return;  // an allocation never seen (pre-existing): nothing to compare against
-  AllocRec& ar = d.allocs[std::size_t(inst)];
+  race::AllocHot& ar = d.hot[std::size_t(inst)];
   AccessRec cur{vc.get(a), a, inst, write, op_seq, t};
   if (ar.released && !ar.uar_reported &&
       (a == kHostAgent || (d.ids_are_op_seqs && std::int64_t(op_seq) > ar.release_mark))) {
@@ -261,31 +261,33 @@ void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, Ad
 void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   if (a < 0 || buf.id < 0) return;
   Impl& d = *impl_;
-  AllocRec rec;
+  if (std::size_t(buf.id) >= d.latest_of.size()) d.latest_of.resize(std::size_t(buf.id) + 1, -1);
+  const std::int32_t inst = std::int32_t(d.allocs.size());
+  AllocRec& rec = d.allocs.emplace_back();
   rec.buffer = buf.id;
   rec.chunk = buf.chunk;
   rec.requested = buf.requested_bytes;
   rec.stream = buf.alloc_stream;
   rec.alloc_time = t;
-  rec.enqueue_mark = d.max_enqueued;
-  rec.hint = d.shadow.none();
+  race::AllocHot& h = d.hot.emplace_back();
+  h.enqueue_mark = d.max_enqueued;
+  h.hint = d.shadow.none();
+  h.prev_of_buffer = d.latest_of[std::size_t(buf.id)];
+  d.latest_of[std::size_t(buf.id)] = inst;
   // the pool lock: acquire every free clock published on these bytes
   race::VectorClock& vc = d.clock_of(a);
-  d.shadow.for_each({buf.chunk.addr, buf.chunk.bytes}, rec.hint, [&](Cell& c, Addr, Addr) {
+  d.shadow.for_each({buf.chunk.addr, buf.chunk.bytes}, h.hint, [&](Cell& c, Addr, Addr) {
     if (c.free_clock != race::ClockPool::kNone) vc.join(d.shadow.clocks().at(c.free_clock));
   });
-  if (std::size_t(buf.id) >= d.latest_of.size()) d.latest_of.resize(std::size_t(buf.id) + 1, -1);
-  rec.prev_of_buffer = d.latest_of[std::size_t(buf.id)];
-  d.latest_of[std::size_t(buf.id)] = std::int32_t(d.allocs.size());
-  d.allocs.push_back(rec);
 }
 
 void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
   Impl& d = *impl_;
   std::int32_t inst = d.instance_for(buf.id, std::uint64_t(d.max_enqueued + 1));
   if (inst < 0) return;
+  race::AllocHot& h = d.hot[std::size_t(inst)];
   AllocRec& ar = d.allocs[std::size_t(inst)];
-  if (ar.released) {
+  if (h.released) {
     if (!ar.double_free_reported) {
       ar.double_free_reported = true;
       ++d.double_frees;
@@ -293,9 +295,9 @@ void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
     }
     return;
   }
-  ar.released = true;
+  h.released = true;
+  h.release_mark = d.max_enqueued;
   ar.release_time = t;
-  ar.release_mark = d.max_enqueued;
 }
 
 void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t) {
@@ -308,7 +310,7 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
     return;
   }
   std::int32_t inst = -1, freed_match = -1;
-  for (std::int32_t i = d.latest(buf); i >= 0; i = d.allocs[std::size_t(i)].prev_of_buffer) {
+  for (std::int32_t i = d.latest(buf); i >= 0; i = d.hot[std::size_t(i)].prev_of_buffer) {
       const AllocRec& ar = d.allocs[std::size_t(i)];
       if (ar.chunk.addr != c.addr || ar.chunk.pool != c.pool) continue;
       if (!ar.freed) {
@@ -338,7 +340,7 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
   // the pool lock: publish the freeing agent's clock on the freed bytes, then tick (a release)
   race::VectorClock& vc = d.clock_of(a);
   auto& pool = d.shadow.clocks();
-  d.shadow.for_each({c.addr, c.bytes}, ar.hint, [&](Cell& cell, Addr, Addr) {
+  d.shadow.for_each({c.addr, c.bytes}, d.hot[std::size_t(inst)].hint, [&](Cell& cell, Addr, Addr) {
     if (cell.free_clock == race::ClockPool::kNone) cell.free_clock = pool.make(vc);
     else pool.at(cell.free_clock).join(vc);
   });
@@ -353,29 +355,7 @@ void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {
   v[std::size_t(p)] = true;
 }
 
-void RaceDetector::on_device_op(const DeviceOpSpan& span) {
-  Impl& d = *impl_;
-  if (span.op_seq >= Impl::kMaxDenseSpans) return;
-  std::uint64_t block = span.op_seq >> Impl::kSpanBlockBits;
-  if (block >= d.span_blocks.size()) d.span_blocks.resize(block + 1);
-  if (!d.span_blocks[block]) d.span_blocks[block] = std::make_unique<race::SpanRec[]>(std::size_t(1) << Impl::kSpanBlockBits);
-  std::int32_t label = -1;
-  if (d.last_label >= 0 && d.labels[std::size_t(d.last_label)] == span.label) {
-    label = d.last_label;  // runs of ops with one label are the common case
-  } else {
-    for (std::size_t i = d.labels.size(); i-- > 0;)
-      if (d.labels[i] == span.label) {
-        label = std::int32_t(i);
-        break;
-      }
-    if (label < 0) {
-      label = std::int32_t(d.labels.size());
-      d.labels.emplace_back(span.label);
-    }
-    d.last_label = label;
-  }
-  d.span_blocks[block][span.op_seq & ((1u << Impl::kSpanBlockBits) - 1)] = {span.start, span.end, span.stream, label};
-}
+void RaceDetector::on_device_op(const DeviceOpSpan& span) { impl_->spans.record(span); }
 
 void RaceDetector::finish(RunResult& result) {
   Impl& d = *impl_;
