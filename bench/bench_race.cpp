@@ -13,6 +13,7 @@
 #include "allocsim/core/scenario.h"
 #include "allocsim/engine/simulate.h"
 #include "allocsim/race/race_detector.h"
+#include "allocsim/scenarios/loader.h"
 
 using namespace allocsim;
 
@@ -117,13 +118,15 @@ static Scenario loop_scenario(int steps) {
   return sc;
 }
 
-static void BM_SimulateRaceOnOffRatio(benchmark::State& state) {
-  Scenario sc = loop_scenario(int(state.range(0)));
-  Params params;
-  auto policy = make_policy("immediate", params);
-  auto guard = make_guard("none", params);
+// Runs `sc` with detection off, off with a no-op observer attached (the engine's cost of emitting
+// observer calls) and on, alternating inside one benchmark run; counters give the per-run times
+// (thread CPU time: the machine is shared), the on/off ratio and the run's latent race count.
+static void measure_on_off(benchmark::State& state, const Scenario& sc, const std::string& policy_name,
+                           const std::string& guard_name, const Params& params) {
+  auto policy = make_policy(policy_name, params);
+  auto guard = make_guard(guard_name, params);
   if (!policy || !guard) {
-    state.SkipWithError("immediate policy / none guard not registered");
+    state.SkipWithError("policy or guard not registered");
     return;
   }
   struct NoOp : Observer {} noop;
@@ -137,11 +140,15 @@ static void BM_SimulateRaceOnOffRatio(benchmark::State& state) {
   for (auto _ : state) {
     for (int mode = 0; mode < 3; ++mode) {
       SimOptions o;
+      o.semaphore = sc.semaphore;
+      o.params = params;
+      o.platform = sc.platform;
       o.detect_races = mode == 2;
       if (mode == 1) o.observers.push_back(&noop);
       double t0 = cpu_now();
       RunResult r = simulate(sc, *policy, *guard, o);
       secs[mode] += cpu_now() - t0;
+      if (!r.completed) state.SkipWithError(r.error.c_str());
       if (mode == 2) latent = r.races_latent;
       benchmark::DoNotOptimize(r.makespan_ns);
     }
@@ -154,7 +161,37 @@ static void BM_SimulateRaceOnOffRatio(benchmark::State& state) {
   state.counters["latent"] = double(latent);
   state.counters["host_ops"] = double(sc.program.ops.size());
 }
+
+// The worst case: every step's activation is reused by the next step while still in use, so nearly
+// every access races (one latent pair per allocation).
+static void BM_SimulateRaceOnOffRatio(benchmark::State& state) {
+  Scenario sc = loop_scenario(int(state.range(0)));
+  measure_on_off(state, sc, "immediate", "none", Params{});
+}
 BENCHMARK(BM_SimulateRaceOnOffRatio)->Arg(20000)->Unit(benchmark::kMillisecond);
+
+// The built-in scenarios (and a real PyTorch trace) scaled up to ~10^5 host ops, each under its own
+// default policy and guard: the workloads the tool is run on.
+static void BM_ScenarioRaceOnOffRatio(benchmark::State& state, const std::string& name, const std::string& key,
+                                      double value) {
+  Params overrides;
+  overrides.set(key, value);
+  Scenario sc;
+  try {
+    sc = load_scenario(name, overrides);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  Params params = sc.params;
+  measure_on_off(state, sc, sc.default_policy, sc.default_guard, params);
+}
+BENCHMARK_CAPTURE(BM_ScenarioRaceOnOffRatio, training_churn, "training-churn", "steps", 600)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ScenarioRaceOnOffRatio, conv_autotune, "conv-autotune", "epochs", 400)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ScenarioRaceOnOffRatio, seed_repro, "seed-repro", "trials", 8000)
+    ->Unit(benchmark::kMillisecond);
 
 // The detector alone on the observer calls of the ratio scenario, recorded once and replayed: the
 // part of on_ms - off_ms that is the detector's own work (the rest is the engine's call overhead

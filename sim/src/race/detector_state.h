@@ -18,6 +18,7 @@
 #include "allocsim/race/race_detector.h"
 #include "op_spans.h"
 #include "shadow_memory.h"
+#include "sync_objects.h"
 #include "vector_clock.h"
 
 namespace allocsim::race {
@@ -59,7 +60,7 @@ struct AllocHot {
   static constexpr std::size_t kMaxOwnWrites = 16;  // distinct ranges; more are merged into a hull
   std::int64_t enqueue_mark = -1;    // highest op_seq enqueued before this allocation
   std::int64_t release_mark = -1;    // highest op_seq enqueued before the host released it
-  ShadowMemory::Iter hint;           // shadow cell starting at chunk.addr (lookup hint)
+  ShadowMemory::Hint hint;           // shadow cell starting at chunk.addr (lookup hint)
   std::int32_t prev_of_buffer = -1;  // the previous instance of the same BufferId
   bool released = false, uar_reported = false;
   boost::container::small_vector<OwnWrite, 1> own_writes;  // usually one: whole-buffer writes

@@ -271,7 +271,6 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   rec.alloc_time = t;
   race::AllocHot& h = d.hot.emplace_back();
   h.enqueue_mark = d.max_enqueued;
-  h.hint = d.shadow.none();
   h.prev_of_buffer = d.latest_of[std::size_t(buf.id)];
   d.latest_of[std::size_t(buf.id)] = inst;
   // the pool lock: acquire every free clock published on these bytes
