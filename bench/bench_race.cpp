@@ -8,6 +8,10 @@
 #include <benchmark/benchmark.h>
 
 #include <ctime>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/scenario.h"
@@ -118,16 +122,20 @@ static Scenario loop_scenario(int steps) {
   return sc;
 }
 
-// Runs `sc` with detection off, off with a no-op observer attached (the engine's cost of emitting
-// observer calls) and on, alternating inside one benchmark run; counters give the per-run times
-// (thread CPU time: the machine is shared), the on/off ratio and the run's latent race count.
-static void measure_on_off(benchmark::State& state, const Scenario& sc, const std::string& policy_name,
-                           const std::string& guard_name, const Params& params) {
-  auto policy = make_policy(policy_name, params);
-  auto guard = make_guard(guard_name, params);
-  if (!policy || !guard) {
-    state.SkipWithError("policy or guard not registered");
-    return;
+// Runs `sc` under each (policy, guard) of `combos` with detection off, off with a no-op observer
+// attached (the engine's cost of emitting observer calls) and on, alternating inside one benchmark
+// run; counters give the summed per-iteration times (thread CPU time: the machine is shared), the
+// on/off ratio and the latent races found.
+using Combo = std::pair<std::string, std::string>;
+static void measure_on_off(benchmark::State& state, const Scenario& sc, const std::vector<Combo>& combos,
+                           const Params& params) {
+  std::vector<std::pair<std::unique_ptr<FreePolicy>, std::unique_ptr<Guard>>> runs;
+  for (const Combo& c : combos) {
+    runs.emplace_back(make_policy(c.first, params), make_guard(c.second, params));
+    if (!runs.back().first || !runs.back().second) {
+      state.SkipWithError("policy or guard not registered");
+      return;
+    }
   }
   struct NoOp : Observer {} noop;
   double secs[3] = {0, 0, 0};  // off, off + no-op observer, on
@@ -138,20 +146,21 @@ static void measure_on_off(benchmark::State& state, const Scenario& sc, const st
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
   };
   for (auto _ : state) {
-    for (int mode = 0; mode < 3; ++mode) {
-      SimOptions o;
-      o.semaphore = sc.semaphore;
-      o.params = params;
-      o.platform = sc.platform;
-      o.detect_races = mode == 2;
-      if (mode == 1) o.observers.push_back(&noop);
-      double t0 = cpu_now();
-      RunResult r = simulate(sc, *policy, *guard, o);
-      secs[mode] += cpu_now() - t0;
-      if (!r.completed) state.SkipWithError(r.error.c_str());
-      if (mode == 2) latent = r.races_latent;
-      benchmark::DoNotOptimize(r.makespan_ns);
-    }
+    latent = 0;
+    for (auto& [policy, guard] : runs)
+      for (int mode = 0; mode < 3; ++mode) {
+        SimOptions o;
+        o.semaphore = sc.semaphore;
+        o.params = params;
+        o.platform = sc.platform;
+        o.detect_races = mode == 2;
+        if (mode == 1) o.observers.push_back(&noop);
+        double t0 = cpu_now();
+        RunResult r = simulate(sc, *policy, *guard, o);
+        secs[mode] += cpu_now() - t0;
+        if (mode == 2) latent += r.races_latent;
+        benchmark::DoNotOptimize(r.makespan_ns);
+      }
   }
   const double n = double(state.iterations());
   state.counters["off_ms"] = secs[0] * 1e3 / n;
@@ -160,37 +169,56 @@ static void measure_on_off(benchmark::State& state, const Scenario& sc, const st
   state.counters["on_off_ratio"] = secs[0] > 0 ? secs[2] / secs[0] : 0;
   state.counters["latent"] = double(latent);
   state.counters["host_ops"] = double(sc.program.ops.size());
+  state.counters["runs"] = double(runs.size());
+}
+
+static Scenario scaled_builtin(benchmark::State& state, const std::string& name, const std::string& key, double value) {
+  Params overrides;
+  overrides.set(key, value);
+  try {
+    return load_scenario(name, overrides);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return {};
+  }
 }
 
 // The worst case: every step's activation is reused by the next step while still in use, so nearly
 // every access races (one latent pair per allocation).
 static void BM_SimulateRaceOnOffRatio(benchmark::State& state) {
   Scenario sc = loop_scenario(int(state.range(0)));
-  measure_on_off(state, sc, "immediate", "none", Params{});
+  measure_on_off(state, sc, {{"immediate", "none"}}, Params{});
 }
 BENCHMARK(BM_SimulateRaceOnOffRatio)->Arg(20000)->Unit(benchmark::kMillisecond);
 
-// The built-in scenarios (and a real PyTorch trace) scaled up to ~10^5 host ops, each under its own
-// default policy and guard: the workloads the tool is run on.
+// The built-in scenarios scaled up to ~10^4-10^5 host ops, each under its own default policy and
+// guard (immediate + none for all but shutdown-order: the racy configuration they reproduce).
 static void BM_ScenarioRaceOnOffRatio(benchmark::State& state, const std::string& name, const std::string& key,
                                       double value) {
-  Params overrides;
-  overrides.set(key, value);
-  Scenario sc;
-  try {
-    sc = load_scenario(name, overrides);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-    return;
-  }
-  Params params = sc.params;
-  measure_on_off(state, sc, sc.default_policy, sc.default_guard, params);
+  Scenario sc = scaled_builtin(state, name, key, value);
+  if (sc.program.ops.empty()) return;
+  measure_on_off(state, sc, {{sc.default_policy, sc.default_guard}}, sc.params);
 }
 BENCHMARK_CAPTURE(BM_ScenarioRaceOnOffRatio, training_churn, "training-churn", "steps", 600)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ScenarioRaceOnOffRatio, conv_autotune, "conv-autotune", "epochs", 400)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_ScenarioRaceOnOffRatio, seed_repro, "seed-repro", "trials", 8000)
+    ->Unit(benchmark::kMillisecond);
+
+// A sweep, the way reports are made: every policy x guard on one scenario; times are summed.
+static void BM_SweepRaceOnOffRatio(benchmark::State& state, const std::string& name, const std::string& key,
+                                   double value) {
+  Scenario sc = scaled_builtin(state, name, key, value);
+  if (sc.program.ops.empty()) return;
+  std::vector<Combo> combos;
+  for (const RegistryEntry& p : list_policies())
+    for (const RegistryEntry& g : list_guards()) combos.emplace_back(p.name, g.name);
+  measure_on_off(state, sc, combos, sc.params);
+}
+BENCHMARK_CAPTURE(BM_SweepRaceOnOffRatio, conv_autotune, "conv-autotune", "epochs", 40)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SweepRaceOnOffRatio, training_churn, "training-churn", "steps", 60)
     ->Unit(benchmark::kMillisecond);
 
 // The detector alone on the observer calls of the ratio scenario, recorded once and replayed: the

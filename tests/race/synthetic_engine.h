@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,7 @@ class SyntheticEngine {
           std::string label = "kernel", std::vector<std::uint64_t> waits = {}, std::vector<std::uint64_t> records = {}) {
     AgentId a = stream_agent(s);
     std::vector<std::pair<BufferId, AddrRange>> r = ranges(reads), w = ranges(writes);
+    const std::string_view stored_label = *labels_.insert(std::move(label)).first;  // outlives the run (observer.h)
     at(start, kOpStart, [=](Observer& o) {
       o.on_acquire_sync(a, sync_key(SyncKind::EnqueuedOp, op));
       for (std::uint64_t k : waits) o.on_acquire_sync(a, k);
@@ -48,7 +50,7 @@ class SyntheticEngine {
       DeviceOpSpan span;
       span.op_seq = op;
       span.stream = s;
-      span.label = label;
+      span.label = stored_label;
       span.start = start;
       span.end = end;
       o.on_device_op(span);
@@ -98,6 +100,7 @@ class SyntheticEngine {
   const BufferInfo& buffer(BufferId b) const { return bufs_.at(b); }
 
  private:
+  std::set<std::string> labels_;  // node-based: the views handed out stay valid
   struct Call {
     TimeNs t;
     Phase p;

@@ -74,22 +74,33 @@ class OpSpans {
     std::int32_t label;
   };
 
-  // Label text -> index. Runs of ops share a label, so the last one is checked before the map.
+  // Label -> index. Labels outlive the run (observer.h), so a label is known by its address: a
+  // small direct-mapped cache of addresses answers nearly every op without touching the text
+  // (hashing and comparing label text per op showed in the profile); a new address is looked up by
+  // text once.
   std::int32_t intern(std::string_view label) {
-    if (last_label_ >= 0 && labels_[std::size_t(last_label_)] == label) return last_label_;
+    Cached& c = cache_[(reinterpret_cast<std::uintptr_t>(label.data()) >> 3) & (kCache - 1)];
+    if (c.data == label.data() && c.size == label.size()) return c.index;
     auto it = label_index_.find(std::string(label));
     if (it == label_index_.end()) {
       it = label_index_.emplace(std::string(label), std::int32_t(labels_.size())).first;
       labels_.emplace_back(label);
     }
-    return last_label_ = it->second;
+    c = {label.data(), label.size(), it->second};
+    return it->second;
   }
+  struct Cached {
+    const char* data = nullptr;
+    std::size_t size = 0;
+    std::int32_t index = -1;
+  };
+  static constexpr std::size_t kCache = 64;
+  Cached cache_[kCache];
 
   std::vector<std::unique_ptr<Packed[]>> blocks_;
   boost::unordered_flat_map<std::uint64_t, Wide> overflow_;
   std::vector<std::string> labels_;
   boost::unordered_flat_map<std::string, std::int32_t> label_index_;
-  std::int32_t last_label_ = -1;
 };
 
 }  // namespace allocsim::race

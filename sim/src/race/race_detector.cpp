@@ -223,15 +223,15 @@ void RaceDetector::on_release_sync(AgentId a, std::uint64_t key) {
   if (a < 0) return;
   Impl& d = *impl_;
   race::VectorClock& vc = d.clock_of(a);
-  d.sync.release(key, vc);
-  vc.set(a, vc.get(a) + 1);
+  d.sync.release(a, key, vc);
+  vc.tick(a);
   if (SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.max_enqueued = std::max(d.max_enqueued, sync_id(key));
 }
 
 void RaceDetector::on_acquire_sync(AgentId a, std::uint64_t key) {
   if (a < 0) return;
   Impl& d = *impl_;
-  d.sync.acquire(key, d.clock_of(a), one_shot(key));
+  d.sync.acquire(a, key, d.clock_of(a), one_shot(key));
   if (SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.current_op[std::size_t(a)] = sync_id(key);
 }
 
@@ -252,7 +252,8 @@ void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, Ad
     d.lifetime("use-after-release", inst, range, a, t, cur);
   }
   if (write) {
-    d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); });
+    // a write ordered after what came before leaves the cells it spans equal: merge them
+    d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); }, /*merge=*/true);
     d.note_own_write(ar, range, cur);
   }
   else d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.read_cell(c, b, e, cur); });
@@ -275,9 +276,7 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   d.latest_of[std::size_t(buf.id)] = inst;
   // the pool lock: acquire every free clock published on these bytes
   race::VectorClock& vc = d.clock_of(a);
-  d.shadow.for_each({buf.chunk.addr, buf.chunk.bytes}, h.hint, [&](Cell& c, Addr, Addr) {
-    if (c.free_clock != race::ClockPool::kNone) vc.join(d.shadow.clocks().at(c.free_clock));
-  });
+  d.pool_lock.acquire({buf.chunk.addr, buf.chunk.bytes}, vc);
 }
 
 void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
@@ -338,12 +337,8 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
   ar.free_agent = a;
   // the pool lock: publish the freeing agent's clock on the freed bytes, then tick (a release)
   race::VectorClock& vc = d.clock_of(a);
-  auto& pool = d.shadow.clocks();
-  d.shadow.for_each({c.addr, c.bytes}, d.hot[std::size_t(inst)].hint, [&](Cell& cell, Addr, Addr) {
-    if (cell.free_clock == race::ClockPool::kNone) cell.free_clock = pool.make(vc);
-    else pool.at(cell.free_clock).join(vc);
-  });
-  vc.set(a, vc.get(a) + 1);
+  d.pool_lock.release({c.addr, c.bytes}, vc);
+  vc.tick(a);
 }
 
 void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {

@@ -2,12 +2,17 @@
 // release joins the releaser's clock into the object, acquire joins the object into the acquirer).
 //
 // `one_shot` objects (an enqueued op, a callback hand-off: released once, acquired once) are
-// dropped at their acquire, so memory stays bounded over a million-op run. Enqueued-op objects are
-// the hottest structure of the detector (one release by the host and one acquire by a stream per
-// op); their ids are increasing op_seqs, so they live in a ring indexed by id - base with the clock
-// stored in the slot: a release is a copy of a fixed-size clock, an acquire one vector max, no hash
-// lookup and no slot indirection. Everything else (event records, stream drains, ...) goes to an
-// open-addressing map of pooled clocks.
+// dropped at their acquire, so memory stays bounded over a million-op run.
+//
+// Enqueued-op objects are the detector's hottest structure: one release by the host and one acquire
+// by a stream per op. Between two releases the host's clock usually changes only in its own
+// component (its tick after each release), so an op's object is stored as the releaser's own clock
+// value plus a reference to a shared snapshot of the rest, taken only when the releaser's clock
+// changed otherwise (VectorClock::changes). An acquirer remembers the newest snapshot of each
+// releaser it has joined; snapshots of one releaser only grow, so an older one needs no join. The
+// result is exactly the releaser's clock at the release, at the cost of two compares in the common
+// case. The objects live in a ring indexed by op id (ids are increasing op_seqs).
+// Everything else (event records, stream drains, ...) goes to an open-addressing map of clocks.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -20,48 +25,56 @@ namespace allocsim::race {
 
 class SyncObjects {
  public:
-  void release(std::uint64_t key, const VectorClock& vc) {
+  void release(AgentId releaser, std::uint64_t key, const VectorClock& vc) {
     const std::uint64_t id = key & kIdMask;
-    if (kind_of(key) == kEnqueuedOp && (size_ == 0 || id >= base_)) {
+    if (kind_of(key) == kEnqueuedOp && (size_ == 0 || id >= base_) && (size_ == 0 || id - base_ < kMaxWindow)) {
       if (size_ == 0) base_ = id;
       const std::uint64_t i = id - base_;
-      if (i < kMaxWindow) {
-        if (i >= size_) grow_to(i + 1);
-        Slot& s = at(i);
-        if (!s.present) {
-          s.clock.assign(vc);
-          s.present = true;
-        } else {
-          s.clock.join(vc);
-        }
+      if (i >= size_) grow_to(i + 1);
+      Pending& p = at(i);
+      if (p.releaser < 0) {
+        const Snapshot& sn = snapshot_of(releaser, vc);
+        ++refs_[std::size_t(sn.slot)];
+        p = {releaser, vc.get(releaser), sn.seq, sn.slot, false};
         return;
       }
+      p.also_in_map = true;  // released twice (the engines do not): later releases join in the map
     }
     auto [it, inserted] = map_.try_emplace(key, ClockPool::kNone);
     if (inserted) it->second = pool_.make(vc);
     else pool_.at(it->second).join(vc);
   }
 
-  /// Joins the object into `into`; returns false if nothing was ever released to it.
-  bool acquire(std::uint64_t key, VectorClock& into, bool one_shot) {
+  /// Joins the object into `into` (the clock of agent `acquirer`); returns false if nothing was
+  /// ever released to it.
+  bool acquire(AgentId acquirer, std::uint64_t key, VectorClock& into, bool one_shot) {
     const std::uint64_t id = key & kIdMask;
+    bool found = false;
     if (kind_of(key) == kEnqueuedOp && size_ != 0 && id >= base_ && id - base_ < size_) {
-      Slot& s = at(id - base_);
-      if (s.present) {
-        into.join(s.clock);
+      Pending& p = at(id - base_);
+      if (p.releaser >= 0) {
+        found = true;
+        const bool also_in_map = p.also_in_map;
+        into.raise(p.releaser, p.own);
+        std::uint32_t& last = last_joined(acquirer, p.releaser);
+        if (p.seq > last) {
+          into.join(pool_.at(p.slot));
+          last = p.seq;
+        }
         if (one_shot) {
-          s.present = false;
-          while (size_ != 0 && !ring_[head_].present) {  // drop the acquired prefix
+          unref(p.slot);
+          p.releaser = -1;
+          while (size_ != 0 && ring_[head_].releaser < 0) {  // drop the acquired prefix
             head_ = (head_ + 1) & (ring_.size() - 1);
             ++base_;
             --size_;
           }
         }
-        return true;
+        if (!also_in_map) return true;
       }
     }
     auto it = map_.find(key);
-    if (it == map_.end()) return false;
+    if (it == map_.end()) return found;
     into.join(pool_.at(it->second));
     if (one_shot) {
       pool_.drop(it->second);
@@ -78,30 +91,65 @@ class SyncObjects {
   static constexpr std::uint64_t kMaxWindow = std::uint64_t(1) << 24;  // ids further ahead go to the map
   static std::uint8_t kind_of(std::uint64_t key) { return std::uint8_t(key >> 56); }
 
-  struct Slot {
-    VectorClock clock;
-    bool present = false;  // released and not yet acquired (one-shot)
+  struct Pending {  // an enqueued op's object: the releaser's clock = snapshot + own component
+    AgentId releaser = -1;  // -1: empty (acquired, or never released)
+    Clock own = 0;
+    std::uint32_t seq = 0;  // the snapshot's number among the releaser's snapshots
+    std::int32_t slot = ClockPool::kNone;
+    bool also_in_map = false;  // released more than once: the rest is in map_
   };
-  Slot& at(std::uint64_t i) { return ring_[(head_ + std::size_t(i)) & (ring_.size() - 1)]; }
+  struct Snapshot {  // a releaser's latest snapshot
+    std::uint32_t changes = 0;  // the releaser clock's changes() when it was taken
+    std::uint32_t seq = 0;      // 0: none yet
+    std::int32_t slot = ClockPool::kNone;
+  };
 
-  // Makes room for ids base_ .. base_ + n - 1 (new slots empty); the ring's size is a power of two.
+  const Snapshot& snapshot_of(AgentId releaser, const VectorClock& vc) {
+    if (std::size_t(releaser) >= snapshots_.size()) snapshots_.resize(std::size_t(releaser) + 1);
+    Snapshot& sn = snapshots_[std::size_t(releaser)];
+    if (sn.seq == 0 || sn.changes != vc.changes()) {
+      if (sn.slot != ClockPool::kNone) unref(sn.slot);  // no longer the latest
+      sn.slot = pool_.make(vc);
+      if (std::size_t(sn.slot) >= refs_.size()) refs_.resize(std::size_t(sn.slot) + 1, 0);
+      refs_[std::size_t(sn.slot)] = 1;  // held as the latest
+      sn.changes = vc.changes();
+      ++sn.seq;
+    }
+    return sn;
+  }
+  void unref(std::int32_t slot) {
+    if (--refs_[std::size_t(slot)] == 0) pool_.drop(slot);
+  }
+  std::uint32_t& last_joined(AgentId acquirer, AgentId releaser) {
+    if (std::size_t(acquirer) >= last_joined_.size()) last_joined_.resize(std::size_t(acquirer) + 1);
+    auto& row = last_joined_[std::size_t(acquirer)];
+    if (std::size_t(releaser) >= row.size()) row.resize(std::size_t(releaser) + 1, 0);
+    return row[std::size_t(releaser)];
+  }
+
+  Pending& at(std::uint64_t i) { return ring_[(head_ + std::size_t(i)) & (ring_.size() - 1)]; }
+
+  // Makes room for ids base_ .. base_ + n - 1 (new entries empty); the ring's size is a power of two.
   void grow_to(std::uint64_t n) {
     if (n > ring_.size()) {
       std::size_t cap = ring_.empty() ? 64 : ring_.size();
       while (cap < n) cap *= 2;
-      std::vector<Slot> bigger(cap);
-      for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(at(i));
+      std::vector<Pending> bigger(cap);
+      for (std::size_t i = 0; i < size_; ++i) bigger[i] = at(i);
       ring_ = std::move(bigger);
       head_ = 0;
     }
-    for (std::size_t i = size_; i < n; ++i) at(i).present = false;
+    for (std::size_t i = size_; i < n; ++i) at(i).releaser = -1;
     size_ = std::size_t(n);
   }
 
-  std::vector<Slot> ring_;  // enqueued-op objects for ids base_ .. base_ + size_ - 1
-  std::size_t head_ = 0;    // ring index of base_
+  std::vector<Pending> ring_;  // enqueued-op objects for ids base_ .. base_ + size_ - 1
+  std::size_t head_ = 0;       // ring index of base_
   std::size_t size_ = 0;
   std::uint64_t base_ = 0;
+  std::vector<Snapshot> snapshots_;                          // by releaser
+  std::vector<std::uint32_t> refs_;                          // by pool slot: pending objects + latest
+  std::vector<std::vector<std::uint32_t>> last_joined_;      // [acquirer][releaser] -> snapshot seq
   boost::unordered_flat_map<std::uint64_t, std::int32_t> map_;  // other objects -> pool slot
   ClockPool pool_;
 };

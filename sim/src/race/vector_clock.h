@@ -28,6 +28,7 @@ class VectorClock {
     return i - kInline < more_.size() ? more_[i - kInline] : 0;
   }
   void set(AgentId a, Clock v) {
+    ++changes_;
     const std::size_t i = std::size_t(a);
     if (i < kInline) [[likely]] {
       c_[i] = v;
@@ -36,6 +37,21 @@ class VectorClock {
     if (i - kInline >= more_.size()) more_.resize(i - kInline + 1, 0);
     more_[i - kInline] = v;
   }
+  /// The owner's own step (after a release): not counted in changes(), see there.
+  void tick(AgentId own) {
+    const std::size_t i = std::size_t(own);
+    if (i < kInline) [[likely]]
+      ++c_[i];
+    else
+      set_more(i, get(own) + 1);
+  }
+  /// Raises one component to at least v.
+  void raise(AgentId a, Clock v) {
+    if (get(a) < v) set(a, v);
+  }
+  /// Counts changes other than the owner's tick(): equal counts mean the clock differs from an
+  /// earlier copy at most in the owner's own component (SyncObjects snapshots on that).
+  std::uint32_t changes() const { return changes_; }
   // Fixed lanes: a join or copy is a few branch-free vector instructions (a per-op cost: every
   // enqueued op is a release by the host and an acquire by its stream).
   void join(const VectorClock& o) {
@@ -44,16 +60,21 @@ class VectorClock {
     Lanes x, y;
     std::memcpy(&x, c_.data(), sizeof x);
     std::memcpy(&y, o.c_.data(), sizeof y);
-    x = x < y ? y : x;
-    std::memcpy(c_.data(), &x, sizeof x);
+    const Lanes m = x < y ? y : x;
+    if (std::memcmp(&m, &x, sizeof x) != 0) {
+      std::memcpy(c_.data(), &m, sizeof m);
+      ++changes_;
+    }
     if (!o.more_.empty()) [[unlikely]]
       join_more(o);
   }
   void assign(const VectorClock& o) {
+    ++changes_;
     c_ = o.c_;
     if (!more_.empty() || !o.more_.empty()) [[unlikely]]
       more_.assign(o.more_.begin(), o.more_.end());
   }
+  /// Equal counters (the change count is bookkeeping, not part of the clock).
   bool operator==(const VectorClock& o) const {
     if (c_ != o.c_) return false;
     // trailing zeros in the spill part do not change the clock
@@ -64,18 +85,25 @@ class VectorClock {
     return true;
   }
   void clear() {
+    ++changes_;
     c_.fill(0);
     more_.clear();
   }
 
  private:
   [[gnu::noinline]] void join_more(const VectorClock& o) {
+    ++changes_;
     if (o.more_.size() > more_.size()) more_.resize(o.more_.size(), 0);
     for (std::size_t i = 0; i < o.more_.size(); ++i) more_[i] = std::max(more_[i], o.more_[i]);
+  }
+  void set_more(std::size_t i, Clock v) {
+    if (i - kInline >= more_.size()) more_.resize(i - kInline + 1, 0);
+    more_[i - kInline] = v;
   }
   using Lanes = Clock __attribute__((vector_size(sizeof(Clock) * kInline)));
   std::array<Clock, kInline> c_{};
   std::vector<Clock> more_;
+  std::uint32_t changes_ = 0;
 };
 
 /// Clock storage with slot reuse: sync objects and pool-lock ranges hold a slot index, so

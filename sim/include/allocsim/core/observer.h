@@ -35,7 +35,9 @@ struct DeviceOpSpan {
   std::uint64_t op_seq = 0;  // unique per run, in enqueue order
   StreamId stream = kNoStream;
   HostOpKind kind = HostOpKind::Kernel;  // Kernel / Memset / Copy; markers use HostDelay
-  std::string_view label;                // "kernel", "memset", "callback-marker", "event-record", ...
+  // "kernel", "memset", "callback-marker", "event-record", a scenario's kernel name...: static
+  // storage or storage that outlives the run (observers may keep the view and key on its address)
+  std::string_view label;
   TimeNs start = 0, end = 0;
 };
 
