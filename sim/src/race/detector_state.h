@@ -62,6 +62,7 @@ struct AllocHot {
   std::int64_t enqueue_mark = -1;    // highest op_seq enqueued before this allocation
   std::int64_t release_mark = -1;    // highest op_seq enqueued before the host released it
   ShadowMemory::Hint hint;           // shadow cell starting at chunk.addr (lookup hint)
+  PoolLock::Hint lock_hint;          // pool-lock cell starting at chunk.addr
   std::int32_t prev_of_buffer = -1;  // the previous instance of the same BufferId
   bool released = false, uar_reported = false;
   boost::container::small_vector<OwnWrite, 1> own_writes;  // usually one: whole-buffer writes
@@ -84,10 +85,11 @@ class BlockVector {
   T& operator[](std::size_t i) { return slots(i >> Bits)[i & kMask]; }
   const T& operator[](std::size_t i) const { return const_cast<BlockVector*>(this)->slots(i >> Bits)[i & kMask]; }
   std::size_t size() const { return size_; }
-  /// Appends a value-initialised element and returns it.
+  /// Appends a default-initialised element and returns it.
   T& emplace_back() {
     if ((size_ >> Bits) == blocks_.size()) blocks_.push_back(std::unique_ptr<Block>(new Block));  // not zeroed
-    T* p = ::new (static_cast<void*>(&slots(size_ >> Bits)[size_ & kMask])) T();
+    // default-initialised: the members' initialisers run, without zeroing the whole record first
+    T* p = ::new (static_cast<void*>(&slots(size_ >> Bits)[size_ & kMask])) T;
     ++size_;
     // the next element's lines, for writing: records are added one per allocation with much other
     // work in between, too sparse for the hardware prefetcher, and the first touch of each new line

@@ -36,17 +36,19 @@ class PoolLock {
   PoolLock(const PoolLock&) = delete;
   PoolLock& operator=(const PoolLock&) = delete;
 
-  /// An allocation of `r` by the agent whose clock is `vc`.
-  void acquire(AddrRange r, VectorClock& vc) {
-    cells_.for_each(r, [&](LockCell& c, Addr, Addr) {
+  using Hint = IntervalMap<LockCell, LockCellOps>::Hint;
+
+  /// An allocation of `r` by the agent whose clock is `vc`. `hint` is then kept for its free.
+  void acquire(AddrRange r, Hint& hint, VectorClock& vc) {
+    cells_.for_each(r, hint, [&](LockCell& c, Addr, Addr) {
       if (c.clock != ClockPool::kNone) vc.join(clocks_.at(c.clock));
     });
   }
   /// A free of `r` by the agent whose clock is `vc`. Frees usually leave a chunk's cells equal
   /// (the freer's clock dominates older frees' clocks): they are merged.
-  void release(AddrRange r, const VectorClock& vc) {
+  void release(AddrRange r, Hint& hint, const VectorClock& vc) {
     cells_.for_each(
-        r,
+        r, hint,
         [&](LockCell& c, Addr, Addr) {
           if (c.clock == ClockPool::kNone) c.clock = clocks_.make(vc);
           else clocks_.at(c.clock).join(vc);

@@ -276,7 +276,7 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   d.latest_of[std::size_t(buf.id)] = inst;
   // the pool lock: acquire every free clock published on these bytes
   race::VectorClock& vc = d.clock_of(a);
-  d.pool_lock.acquire({buf.chunk.addr, buf.chunk.bytes}, vc);
+  d.pool_lock.acquire({buf.chunk.addr, buf.chunk.bytes}, h.lock_hint, vc);
 }
 
 void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
@@ -337,7 +337,7 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
   ar.free_agent = a;
   // the pool lock: publish the freeing agent's clock on the freed bytes, then tick (a release)
   race::VectorClock& vc = d.clock_of(a);
-  d.pool_lock.release({c.addr, c.bytes}, vc);
+  d.pool_lock.release({c.addr, c.bytes}, d.hot[std::size_t(inst)].lock_hint, vc);
   vc.tick(a);
 }
 

@@ -14,6 +14,7 @@
 // case. The objects live in a ring indexed by op id (ids are increasing op_seqs).
 // Everything else (event records, stream drains, ...) goes to an open-addressing map of clocks.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -30,7 +31,12 @@ class SyncObjects {
     if (kind_of(key) == kEnqueuedOp && (size_ == 0 || id >= base_) && (size_ == 0 || id - base_ < kMaxWindow)) {
       if (size_ == 0) base_ = id;
       const std::uint64_t i = id - base_;
-      if (i >= size_) grow_to(i + 1);
+      if (i == size_ && size_ < ring_.size()) [[likely]] {
+        ++size_;  // the next id, room in the ring (its entry is empty: acquired or never used)
+        at(i).releaser = -1;
+      } else if (i >= size_) {
+        grow_to(i + 1);
+      }
       Pending& p = at(i);
       if (p.releaser < 0) {
         const Snapshot& sn = snapshot_of(releaser, vc);
@@ -121,10 +127,17 @@ class SyncObjects {
     if (--refs_[std::size_t(slot)] == 0) pool_.drop(slot);
   }
   std::uint32_t& last_joined(AgentId acquirer, AgentId releaser) {
-    if (std::size_t(acquirer) >= last_joined_.size()) last_joined_.resize(std::size_t(acquirer) + 1);
-    auto& row = last_joined_[std::size_t(acquirer)];
-    if (std::size_t(releaser) >= row.size()) row.resize(std::size_t(releaser) + 1, 0);
-    return row[std::size_t(releaser)];
+    const std::size_t a = std::size_t(acquirer), r = std::size_t(releaser);
+    if (a >= stride_ || r >= stride_) [[unlikely]]
+      widen(std::max(a, r) + 1);
+    return last_joined_[a * stride_ + r];
+  }
+  [[gnu::noinline]] void widen(std::size_t agents) {
+    std::vector<std::uint32_t> wider(agents * agents, 0);
+    for (std::size_t a = 0; a < stride_; ++a)
+      for (std::size_t r = 0; r < stride_; ++r) wider[a * agents + r] = last_joined_[a * stride_ + r];
+    last_joined_ = std::move(wider);
+    stride_ = agents;
   }
 
   Pending& at(std::uint64_t i) { return ring_[(head_ + std::size_t(i)) & (ring_.size() - 1)]; }
@@ -149,7 +162,8 @@ class SyncObjects {
   std::uint64_t base_ = 0;
   std::vector<Snapshot> snapshots_;                          // by releaser
   std::vector<std::uint32_t> refs_;                          // by pool slot: pending objects + latest
-  std::vector<std::vector<std::uint32_t>> last_joined_;      // [acquirer][releaser] -> snapshot seq
+  std::vector<std::uint32_t> last_joined_;  // [acquirer * stride_ + releaser] -> snapshot seq joined
+  std::size_t stride_ = 0;                   // agents the table covers
   boost::unordered_flat_map<std::uint64_t, std::int32_t> map_;  // other objects -> pool slot
   ClockPool pool_;
 };

@@ -61,7 +61,7 @@ class VectorClock {
     std::memcpy(&x, c_.data(), sizeof x);
     std::memcpy(&y, o.c_.data(), sizeof y);
     const Lanes m = x < y ? y : x;
-    if (std::memcmp(&m, &x, sizeof x) != 0) {
+    if (any(m != x)) {
       std::memcpy(c_.data(), &m, sizeof m);
       ++changes_;
     }
@@ -76,7 +76,10 @@ class VectorClock {
   }
   /// Equal counters (the change count is bookkeeping, not part of the clock).
   bool operator==(const VectorClock& o) const {
-    if (c_ != o.c_) return false;
+    Lanes x, y;
+    std::memcpy(&x, c_.data(), sizeof x);
+    std::memcpy(&y, o.c_.data(), sizeof y);
+    if (any(x != y)) return false;
     // trailing zeros in the spill part do not change the clock
     const auto& longer = more_.size() >= o.more_.size() ? more_ : o.more_;
     const auto& shorter = more_.size() >= o.more_.size() ? o.more_ : more_;
@@ -101,6 +104,15 @@ class VectorClock {
     more_[i - kInline] = v;
   }
   using Lanes = Clock __attribute__((vector_size(sizeof(Clock) * kInline)));
+  using Mask = std::int32_t __attribute__((vector_size(sizeof(Clock) * kInline)));
+  // any lane of a comparison result set (lanes are 0 or -1); no library call
+  static bool any(Mask m) {
+    std::uint64_t w[sizeof(Mask) / 8];
+    std::memcpy(w, &m, sizeof m);
+    std::uint64_t acc = 0;
+    for (std::uint64_t v : w) acc |= v;
+    return acc != 0;
+  }
   std::array<Clock, kInline> c_{};
   std::vector<Clock> more_;
   std::uint32_t changes_ = 0;
