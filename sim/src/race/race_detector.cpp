@@ -353,7 +353,11 @@ void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {
   v[std::size_t(p)] = true;
 }
 
-void RaceDetector::on_device_op(const DeviceOpSpan& span) { impl_->spans.record(span); }
+void RaceDetector::on_device_op(const DeviceOpSpan& span) {
+  // Only ops that access memory can appear in a finding; markers, event records and waits
+  // (HostDelay, observer.h) cannot.
+  if (span.kind != HostOpKind::HostDelay) impl_->spans.record(span);
+}
 
 void RaceDetector::finish(RunResult& result) {
   Impl& d = *impl_;
