@@ -95,9 +95,14 @@ class VectorClock {
 
  private:
   [[gnu::noinline]] void join_more(const VectorClock& o) {
-    ++changes_;
     if (o.more_.size() > more_.size()) more_.resize(o.more_.size(), 0);
-    for (std::size_t i = 0; i < o.more_.size(); ++i) more_[i] = std::max(more_[i], o.more_[i]);
+    bool changed = false;
+    for (std::size_t i = 0; i < o.more_.size(); ++i)
+      if (o.more_[i] > more_[i]) {
+        more_[i] = o.more_[i];
+        changed = true;
+      }
+    if (changed) ++changes_;
   }
   void set_more(std::size_t i, Clock v) {
     if (i - kInline >= more_.size()) more_.resize(i - kInline + 1, 0);
