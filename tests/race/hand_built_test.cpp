@@ -166,6 +166,32 @@ TEST_CASE("a chunk spanning parts of two freed chunks races with both") {
   CHECK(ranges[1].bytes == 2048);
 }
 
+TEST_CASE("one allocation racing with 40 freed ones counts 40 pairs (past the per-allocation pair list)") {
+  // 40 buffers written on compute (still running when the host frees them), then one chunk over all
+  // of them zeroed on the autotune stream: 40 latent pairs, all owned by the new allocation.
+  constexpr int kOld = 40;
+  SyntheticEngine e;
+  e.stream(kCompute, "compute");
+  e.stream(kAutotune, "autotune");
+  for (int i = 0; i < kOld; ++i) {
+    e.alloc(0, i, kCompute, Addr(i) * 256, 256);
+    auto w = e.enqueue(1 + i);
+    e.op(w, kCompute, 1000 + i, 1001 + i, {}, {{i}});
+    e.release(100, i);
+    e.pool_free(100, kHostAgent, i);
+  }
+  e.alloc(101, kOld, kAutotune, 0, kOld * 256);
+  auto z = e.enqueue(102);
+  e.op(z, kAutotune, 200, 210, {}, {{kOld}}, "memset");
+  auto z2 = e.enqueue(103);  // and again: every pair is found again, none counted twice
+  e.op(z2, kAutotune, 2000, 2010, {}, {{kOld}}, "memset");
+  RaceDetector d({100, false});
+  e.play(d);
+  RunResult r;
+  d.finish(r);
+  CHECK(r.races_latent == kOld);
+}
+
 TEST_CASE("a deferred free by the callback thread after compute drains orders the reuse") {
   SyntheticEngine e;
   e.stream(kCompute, "compute");
