@@ -1,26 +1,30 @@
-// IntervalMap: disjoint cells over an address space, keyed by start address (a std::map), for the
-// race detector's shadow memory and pool-lock clocks. A range is visited as the cells that exactly
-// tile it: cells are created for gaps and split at the range's ends as needed, so a new allocation
-// spanning parts of several old chunks touches each old cell whole. A pass can then merge
-// neighbouring cells of the range whose states became equal (Ops::same), so a run of mixed-size
-// allocations does not cut the space into ever smaller cells (without merging, training-churn ran
-// 78x slower with detection on). Merging only equal cells loses nothing.
+// IntervalMap: disjoint cells over an address space, for the race detector's shadow memory and
+// pool-lock clocks. A range is visited as the cells that exactly tile it: cells are created for
+// gaps and split at the range's ends as needed, so a new allocation spanning parts of several old
+// chunks touches each old cell whole. A pass can then merge neighbouring cells of the range whose
+// states became equal (Ops::same), so a run of mixed-size allocations does not cut the space into
+// ever smaller cells (without merging, training-churn ran 78x slower with detection on). Merging
+// only equal cells loses nothing.
 //
-// A Hint remembers the cell at a range's start (whole-buffer accesses then cost no tree search). A
-// merge erases cells, so a hint carries the erase count it was last checked at; when cells were
-// erased since, it is still good unless a cell starting at its address was among them.
+// Why flat: cells are split and merged at nearly every allocation of a mixed-size workload, and a
+// run has tens to a few thousand cells (109 for the largest PyTorch trace in shared/data). A sorted
+// array of 24-byte (start, end, slot) entries, with the cells themselves in a slot array that
+// never moves on insert, makes a split or merge a short memmove and a lookup a binary search over
+// contiguous memory; std::map's node allocation, rebalancing and pointer chasing made interval
+// upkeep most of the detector's cost on training-churn.
+//
+// A Hint remembers where a range's first cell was (whole-buffer accesses then skip the search); it
+// is trusted only while no entry was inserted or erased since.
 //
 // Ops (a member, it may hold state) says what the cells carry:
 //   void split(CellT& lower, CellT& upper)   // upper was just copied from lower (e.g. own a clock)
 //   bool same(const CellT&, const CellT&)    // equal state, `end` aside
 //   void erased(CellT&)                      // a merged-away cell, before it goes
 #pragma once
+#include <algorithm>
 #include <cstdint>
-#include <iterator>
-#include <map>
 #include <utility>
-
-#include <boost/unordered/unordered_flat_map.hpp>
+#include <vector>
 
 #include "allocsim/core/types.h"
 
@@ -29,43 +33,38 @@ namespace allocsim::race {
 template <class CellT, class Ops>
 class IntervalMap {
  public:
-  using Map = std::map<Addr, CellT>;
-  using Iter = typename Map::iterator;
-
   struct Hint {
-    Iter it;
-    std::uint64_t erasures = ~std::uint64_t(0);  // never valid until set
+    std::size_t index = 0;
+    std::uint64_t layout = ~std::uint64_t(0);  // never valid until set
   };
 
   explicit IntervalMap(Ops ops = {}) : ops_(std::move(ops)) {}
   IntervalMap(const IntervalMap&) = delete;
   IntervalMap& operator=(const IntervalMap&) = delete;
   Ops& ops() { return ops_; }
-  std::size_t cell_count() const { return cells_.size(); }
+  std::size_t cell_count() const { return entries_.size(); }
 
   /// Calls f(cell, begin, end) for the cells that exactly tile [r.begin, r.end()), creating and
-  /// splitting cells as needed, then, if `merge`, merges equal neighbours among them. `hint` is the
-  /// cell starting at r.begin from an earlier call, if still valid; it is updated to the first cell.
+  /// splitting cells as needed, then, if `merge`, merges equal neighbours among them. `f` must not
+  /// keep the cell reference. `hint` is updated to the range's first cell.
   template <class F>
   void for_each(AddrRange r, Hint& hint, F&& f, bool merge = false) {
     if (r.bytes == 0) return;
-    const Addr e = r.end();
-    if (!still_valid(hint, r.begin)) hint.it = tile(r.begin, e);
-    hint.erasures = erasures_;
-    // one pass: visit cells while they tile the range; at a gap or an overhanging cell, tile the rest
-    Iter it = hint.it;
-    bool several = false;
-    for (Addr pos = r.begin; pos < e;) {
-      if (it == cells_.end() || it->first != pos || it->second.end > e) it = tile(pos, e);
-      f(it->second, it->first, it->second.end);
-      pos = it->second.end;
-      several |= it != hint.it;
-      ++it;
+    const Addr b = r.begin, e = r.end();
+    std::size_t i = hint.layout == layout_ && hint.index < entries_.size() && entries_[hint.index].start == b
+                        ? hint.index
+                        : tile(b, e);
+    const std::size_t first = i;
+    // visit entries while they tile the range; at a gap or an overhanging entry, tile the rest
+    for (Addr pos = b; pos < e; ++i) {
+      if (i == entries_.size() || entries_[i].start != pos || entries_[i].end > e) i = tile(pos, e);
+      const Entry& en = entries_[i];
+      f(cells_[en.slot], en.start, en.end);
+      pos = en.end;
     }
-    if (merge && several) [[unlikely]] {
-      merge_equal(hint.it, e);
-      hint.erasures = erasures_;  // its own cell was kept
-    }
+    if (merge && i > first + 1) [[unlikely]]
+      merge_equal(first, i);
+    hint = {first, layout_};
   }
 
   template <class F>
@@ -75,65 +74,92 @@ class IntervalMap {
   }
 
  private:
-  bool still_valid(const Hint& h, Addr begin) const {
-    if (h.erasures != erasures_) {
-      if (h.erasures == ~std::uint64_t(0)) return false;
-      auto it = erased_at_.find(begin);
-      if (it != erased_at_.end() && it->second > h.erasures) return false;  // its cell is gone
+  struct Entry {
+    Addr start, end;
+    std::uint32_t slot;  // index into cells_
+  };
+
+  std::uint32_t new_slot(CellT&& c) {
+    if (!free_slots_.empty()) {
+      const std::uint32_t s = free_slots_.back();
+      free_slots_.pop_back();
+      cells_[s] = std::move(c);
+      return s;
     }
-    return h.it->first == begin;
+    cells_.push_back(std::move(c));
+    return std::uint32_t(cells_.size() - 1);
   }
 
-  // Splits `it` at `at` (inside it); returns the new upper cell.
-  Iter split(Iter it, Addr at) {
-    CellT upper = it->second;
-    it->second.end = at;
-    ops_.split(it->second, upper);
-    return cells_.emplace_hint(std::next(it), at, std::move(upper));
+  // Inserts [start, end) with a new cell at position `at`.
+  void insert(std::size_t at, Addr start, Addr end, CellT&& c) {
+    const std::uint32_t s = new_slot(std::move(c));
+    entries_.insert(entries_.begin() + std::ptrdiff_t(at), Entry{start, end, s});
+    ++layout_;
   }
 
-  Iter tile(Addr b, Addr e) {
-    Iter it = cells_.upper_bound(b);
-    if (it != cells_.begin()) {
-      Iter p = std::prev(it);
-      if (p->second.end > b) it = p->first < b ? split(p, b) : p;
+  // Splits entry i at `at` (inside it); the upper part is entry i + 1.
+  void split(std::size_t i, Addr at) {
+    CellT upper = cells_[entries_[i].slot];
+    ops_.split(cells_[entries_[i].slot], upper);
+    const Addr end = entries_[i].end;
+    entries_[i].end = at;
+    cells_[entries_[i].slot].end = at;
+    upper.end = end;
+    insert(i + 1, at, end, std::move(upper));
+  }
+
+  // Makes entries exactly tile [b, e); returns the index of the one starting at b.
+  std::size_t tile(Addr b, Addr e) {
+    // the first entry that ends after b (entries are sorted and disjoint: ends are sorted too)
+    std::size_t i = std::size_t(
+        std::upper_bound(entries_.begin(), entries_.end(), b, [](Addr x, const Entry& en) { return x < en.end; }) -
+        entries_.begin());
+    if (i < entries_.size() && entries_[i].start < b) {
+      split(i, b);
+      ++i;
     }
-    Iter first = cells_.end();
-    for (Addr pos = b; pos < e;) {
-      if (it == cells_.end() || it->first > pos) {
+    const std::size_t first = i;
+    for (Addr pos = b; pos < e; ++i) {
+      if (i == entries_.size() || entries_[i].start > pos) {
         CellT gap;
-        gap.end = it == cells_.end() ? e : std::min(e, it->first);
-        it = cells_.emplace_hint(it, pos, std::move(gap));
+        gap.end = i == entries_.size() ? e : std::min(e, entries_[i].start);
+        const Addr gap_end = gap.end;
+        insert(i, pos, gap_end, std::move(gap));
       }
-      if (it->second.end > e) split(it, e);
-      if (first == cells_.end()) first = it;
-      pos = it->second.end;
-      ++it;
+      if (entries_[i].end > e) split(i, e);
+      pos = entries_[i].end;
     }
     return first;
   }
 
-  // Folds each cell of [first, e) that equals the one before it into that one.
-  void merge_equal(Iter first, Addr e) {
-    Iter prev = first;
-    for (Iter it = std::next(first); it != cells_.end() && it->first < e;) {
-      if (it->first == prev->second.end && ops_.same(prev->second, it->second)) {
-        prev->second.end = it->second.end;
-        ops_.erased(it->second);
-        erased_at_[it->first] = ++erasures_;
-        it = cells_.erase(it);
+  // Folds each entry of [first, last) that equals the one before it into that one.
+  void merge_equal(std::size_t first, std::size_t last) {
+    std::size_t keep = first;  // the entry the next equal one folds into
+    std::size_t out = first + 1;
+    for (std::size_t i = first + 1; i < last; ++i) {
+      Entry& k = entries_[keep];
+      const Entry en = entries_[i];
+      if (en.start == k.end && ops_.same(cells_[k.slot], cells_[en.slot])) {
+        k.end = en.end;
+        cells_[k.slot].end = en.end;
+        ops_.erased(cells_[en.slot]);
+        free_slots_.push_back(en.slot);
       } else {
-        prev = it++;
+        entries_[out] = en;
+        keep = out++;
       }
+    }
+    if (out != last) {
+      entries_.erase(entries_.begin() + std::ptrdiff_t(out), entries_.begin() + std::ptrdiff_t(last));
+      ++layout_;
     }
   }
 
-  Map cells_;
+  std::vector<Entry> entries_;  // sorted by start, disjoint
+  std::vector<CellT> cells_;    // by slot; free slots are reused
+  std::vector<std::uint32_t> free_slots_;
   Ops ops_;
-  std::uint64_t erasures_ = 0;  // cells erased so far
-  // start address -> erasures_ right after the last erase of a cell starting there (open
-  // addressing: one entry per distinct boundary ever merged away)
-  boost::unordered_flat_map<Addr, std::uint64_t> erased_at_;
+  std::uint64_t layout_ = 0;  // bumped by every insert and erase (hints taken before are stale)
 };
 
 }  // namespace allocsim::race
