@@ -85,7 +85,13 @@ TEST_CASE("sync objects: enqueued-op snapshots give exactly the released clocks 
         pending_ops.erase(pending_ops.begin() + std::ptrdiff_t(pick));
         acquire(sync_key(SyncKind::EnqueuedOp, op), true);
       } else if (what == 7) {
-        release(sync_key(SyncKind::Event, next_event++));
+        if (rng() % 2) {
+          release(sync_key(SyncKind::Event, next_event++));
+        } else {  // a callback hand-off: released once, acquired once (or never)
+          const std::uint64_t h = sync_key(SyncKind::CallbackHandoff, next_event++);
+          release(h);
+          if (rng() % 4) acquire(h, true);
+        }
       } else if (what == 8 && next_event > 0) {
         acquire(sync_key(SyncKind::Event, rng() % next_event), false);
       } else {

@@ -11,8 +11,9 @@
 // changed otherwise (VectorClock::changes). An acquirer remembers the newest snapshot of each
 // releaser it has joined; snapshots of one releaser only grow, so an older one needs no join. The
 // result is exactly the releaser's clock at the release, at the cost of two compares in the common
-// case. The objects live in a ring indexed by op id (ids are increasing op_seqs).
-// Everything else (event records, stream drains, ...) goes to an open-addressing map of clocks.
+// case. The objects live in a ring indexed by op id (ids are increasing op_seqs). Event records and
+// callback hand-offs are stored the same way in tables by record id. Everything else (stream
+// drains, the semaphore, ...) goes to an open-addressing map of clocks.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -28,23 +29,20 @@ class SyncObjects {
  public:
   void release(AgentId releaser, std::uint64_t key, const VectorClock& vc) {
     const std::uint64_t id = key & kIdMask;
-    if (kind_of(key) == kEnqueuedOp && (size_ == 0 || id >= base_) && (size_ == 0 || id - base_ < kMaxWindow)) {
-      if (size_ == 0) base_ = id;
-      const std::uint64_t i = id - base_;
-      if (i == size_ && size_ < ring_.size()) [[likely]] {
-        ++size_;  // the next id, room in the ring (its entry is empty: acquired or never used)
-        at(i).releaser = -1;
-      } else if (i >= size_) {
-        grow_to(i + 1);
-      }
-      Pending& p = at(i);
-      if (p.releaser < 0) {
+    Pending* p = nullptr;
+    if (kind_of(key) == kEnqueuedOp) p = ring_slot_for_release(id);
+    else if (std::vector<Pending>* table = dense_table(kind_of(key)); table && id < kMaxDenseId) {
+      if (id >= table->size()) table->resize(std::max<std::size_t>(std::size_t(id) + 1, table->size() * 2));
+      p = &(*table)[std::size_t(id)];
+    }
+    if (p) {
+      if (p->releaser < 0) {
         const Snapshot& sn = snapshot_of(releaser, vc);
         ++refs_[std::size_t(sn.slot)];
-        p = {releaser, vc.get(releaser), sn.seq, sn.slot, false};
+        *p = {releaser, vc.get(releaser), sn.seq, sn.slot, false};
         return;
       }
-      p.also_in_map = true;  // released twice (the engines do not): later releases join in the map
+      p->also_in_map = true;  // released twice (the engines do not): later releases join in the map
     }
     auto [it, inserted] = map_.try_emplace(key, ClockPool::kNone);
     if (inserted) it->second = pool_.make(vc);
@@ -56,26 +54,28 @@ class SyncObjects {
   bool acquire(AgentId acquirer, std::uint64_t key, VectorClock& into, bool one_shot) {
     const std::uint64_t id = key & kIdMask;
     bool found = false;
-    if (kind_of(key) == kEnqueuedOp && size_ != 0 && id >= base_ && id - base_ < size_) {
-      Pending& p = at(id - base_);
+    if (kind_of(key) == kEnqueuedOp) {
+      if (size_ != 0 && id >= base_ && id - base_ < size_) {
+        Pending& p = at(id - base_);
+        if (p.releaser >= 0) {
+          found = true;
+          const bool also_in_map = p.also_in_map;
+          join(p, acquirer, into, one_shot);
+          if (one_shot)
+            while (size_ != 0 && ring_[head_].releaser < 0) {  // drop the acquired prefix
+              head_ = (head_ + 1) & (ring_.size() - 1);
+              ++base_;
+              --size_;
+            }
+          if (!also_in_map) return true;
+        }
+      }
+    } else if (std::vector<Pending>* table = dense_table(kind_of(key)); table && id < table->size()) {
+      Pending& p = (*table)[std::size_t(id)];
       if (p.releaser >= 0) {
         found = true;
         const bool also_in_map = p.also_in_map;
-        into.raise(p.releaser, p.own);
-        std::uint32_t& last = last_joined(acquirer, p.releaser);
-        if (p.seq > last) {
-          into.join(pool_.at(p.slot));
-          last = p.seq;
-        }
-        if (one_shot) {
-          unref(p.slot);
-          p.releaser = -1;
-          while (size_ != 0 && ring_[head_].releaser < 0) {  // drop the acquired prefix
-            head_ = (head_ + 1) & (ring_.size() - 1);
-            ++base_;
-            --size_;
-          }
-        }
+        join(p, acquirer, into, one_shot);
         if (!also_in_map) return true;
       }
     }
@@ -97,7 +97,12 @@ class SyncObjects {
   static constexpr std::uint64_t kMaxWindow = std::uint64_t(1) << 24;  // ids further ahead go to the map
   static std::uint8_t kind_of(std::uint64_t key) { return std::uint8_t(key >> 56); }
 
-  struct Pending {  // an enqueued op's object: the releaser's clock = snapshot + own component
+  // Event records and callback hand-offs are numbered by the engine's record counter (dense,
+  // increasing), so they are kept by id as well; an event record may be acquired many times.
+  static constexpr std::uint8_t kEvent = 1, kCallbackHandoff = 3;  // SyncKind (observer.h)
+  static constexpr std::uint64_t kMaxDenseId = std::uint64_t(1) << 26;  // larger ids go to the map
+
+  struct Pending {  // an object released once: the releaser's clock = snapshot + own component
     AgentId releaser = -1;  // -1: empty (acquired, or never released)
     Clock own = 0;
     std::uint32_t seq = 0;  // the snapshot's number among the releaser's snapshots
@@ -109,6 +114,38 @@ class SyncObjects {
     std::uint32_t seq = 0;      // 0: none yet
     std::int32_t slot = ClockPool::kNone;
   };
+
+  std::vector<Pending>* dense_table(std::uint8_t kind) {
+    return kind == kEvent ? &events_ : kind == kCallbackHandoff ? &handoffs_ : nullptr;
+  }
+
+  // The enqueued op `id`'s entry for its release (nullptr: outside the ring's window, use the map).
+  Pending* ring_slot_for_release(std::uint64_t id) {
+    if (size_ != 0 && (id < base_ || id - base_ >= kMaxWindow)) return nullptr;
+    if (size_ == 0) base_ = id;
+    const std::uint64_t i = id - base_;
+    if (i == size_ && size_ < ring_.size()) [[likely]] {
+      ++size_;  // the next id, room in the ring (its entry is empty: acquired or never used)
+      at(i).releaser = -1;
+    } else if (i >= size_) {
+      grow_to(i + 1);
+    }
+    return &at(i);
+  }
+
+  // Joins the object `p` into agent `acquirer`'s clock `into`; a one-shot object is dropped.
+  void join(Pending& p, AgentId acquirer, VectorClock& into, bool one_shot) {
+    into.raise(p.releaser, p.own);
+    std::uint32_t& last = last_joined(acquirer, p.releaser);
+    if (p.seq > last) {
+      into.join(pool_.at(p.slot));
+      last = p.seq;
+    }
+    if (one_shot) {
+      unref(p.slot);
+      p.releaser = -1;
+    }
+  }
 
   const Snapshot& snapshot_of(AgentId releaser, const VectorClock& vc) {
     if (std::size_t(releaser) >= snapshots_.size()) snapshots_.resize(std::size_t(releaser) + 1);
@@ -160,6 +197,7 @@ class SyncObjects {
   std::size_t head_ = 0;       // ring index of base_
   std::size_t size_ = 0;
   std::uint64_t base_ = 0;
+  std::vector<Pending> events_, handoffs_;                   // by record id
   std::vector<Snapshot> snapshots_;                          // by releaser
   std::vector<std::uint32_t> refs_;                          // by pool slot: pending objects + latest
   std::vector<std::uint32_t> last_joined_;  // [acquirer * stride_ + releaser] -> snapshot seq joined
