@@ -27,9 +27,12 @@
 // Allocations are instances: a BufferId allocated twice is two allocations (an access belongs to the
 // latest instance allocated before its op was enqueued).
 //
-// Cost: per access a shadow-cell walk from a per-allocation hint (no tree search for whole-buffer
-// ranges), epoch compares, no heap allocation in the common case; bench/bench_race reports the
-// simulate() on/off ratio and the detector's own calls/s.
+// Cost: per access a walk over the shadow cells of the range from a per-allocation hint (usually
+// one cell), epoch compares, no heap allocation in the common case; per enqueued op a 24-byte
+// record instead of a clock copy (sync_objects.h); per allocation two records and, unless the
+// allocating agent is already ordered after every pool free, a pool-lock query. docs/races.md
+// ("How it is kept") has the structures; bench/bench_race measures the simulate() on/off ratio on
+// the built-in scenarios, a sweep and a worst case, and the detector's own calls/s.
 //
 // What races.latent counts, precisely (docs/races.md): the number of distinct unordered pairs of
 // allocation instances with at least one racing access pair the detector saw. Per byte range it
