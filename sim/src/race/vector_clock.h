@@ -111,7 +111,7 @@ class VectorClock {
   using Lanes = Clock __attribute__((vector_size(sizeof(Clock) * kInline)));
   using Mask = std::int32_t __attribute__((vector_size(sizeof(Clock) * kInline)));
   // any lane of a comparison result set (lanes are 0 or -1); no library call
-  static bool any(Mask m) {
+  static bool any(const Mask& m) {
     std::uint64_t w[sizeof(Mask) / 8];
     std::memcpy(w, &m, sizeof m);
     std::uint64_t acc = 0;
