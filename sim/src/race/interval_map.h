@@ -14,7 +14,8 @@
 // upkeep most of the detector's cost on training-churn.
 //
 // A Hint remembers where a range's first cell was (whole-buffer accesses then skip the search); it
-// is trusted only while no entry was inserted or erased since.
+// is used when the entry there still starts at the range's start (starts are unique), which
+// survives inserts and erases after it.
 //
 // Ops (a member, it may hold state) says what the cells carry:
 //   void split(CellT& lower, CellT& upper)   // upper was just copied from lower (e.g. own a clock)
@@ -34,8 +35,7 @@ template <class CellT, class Ops>
 class IntervalMap {
  public:
   struct Hint {
-    std::size_t index = 0;
-    std::uint64_t layout = ~std::uint64_t(0);  // never valid until set
+    std::uint32_t index = ~std::uint32_t(0);  // where the range's first cell was (checked before use)
   };
 
   explicit IntervalMap(Ops ops = {}) : ops_(std::move(ops)) {}
@@ -51,9 +51,7 @@ class IntervalMap {
   void for_each(AddrRange r, Hint& hint, F&& f, bool merge = false) {
     if (r.bytes == 0) return;
     const Addr b = r.begin, e = r.end();
-    std::size_t i = hint.layout == layout_ && hint.index < entries_.size() && entries_[hint.index].start == b
-                        ? hint.index
-                        : tile(b, e);
+    std::size_t i = hint.index < entries_.size() && entries_[hint.index].start == b ? hint.index : tile(b, e);
     const std::size_t first = i;
     // visit entries while they tile the range; at a gap or an overhanging entry, tile the rest
     for (Addr pos = b; pos < e; ++i) {
@@ -64,7 +62,7 @@ class IntervalMap {
     }
     if (merge && i > first + 1) [[unlikely]]
       merge_equal(first, i);
-    hint = {first, layout_};
+    hint.index = std::uint32_t(first);
   }
 
   template <class F>
@@ -94,7 +92,6 @@ class IntervalMap {
   void insert(std::size_t at, Addr start, Addr end, CellT&& c) {
     const std::uint32_t s = new_slot(std::move(c));
     entries_.insert(entries_.begin() + std::ptrdiff_t(at), Entry{start, end, s});
-    ++layout_;
   }
 
   // Splits entry i at `at` (inside it); the upper part is entry i + 1.
@@ -151,7 +148,6 @@ class IntervalMap {
     }
     if (out != last) {
       entries_.erase(entries_.begin() + std::ptrdiff_t(out), entries_.begin() + std::ptrdiff_t(last));
-      ++layout_;
     }
   }
 
@@ -159,7 +155,6 @@ class IntervalMap {
   std::vector<CellT> cells_;    // by slot; free slots are reused
   std::vector<std::uint32_t> free_slots_;
   Ops ops_;
-  std::uint64_t layout_ = 0;  // bumped by every insert and erase (hints taken before are stale)
 };
 
 }  // namespace allocsim::race
