@@ -4,12 +4,10 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <new>
-#include <type_traits>
 #include <memory>
+#include <new>
 #include <string>
-#include <unordered_map>
+#include <type_traits>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
