@@ -11,6 +11,7 @@
 #include "race/detector_state.h"
 #include "race/interval_map.h"
 #include "race/op_spans.h"
+#include "race/pool_lock.h"
 #include "race/sync_objects.h"
 #include "race/vector_clock.h"
 
@@ -158,6 +159,51 @@ TEST_CASE("interval map: merging equal neighbours bounds the cells of mixed-size
     map.for_each({b, len}, [](ValueCell&, Addr, Addr) {});  // split at new boundaries
     map.for_each({0, 8192}, [](ValueCell& c, Addr, Addr) { c.value = 1; }, /*merge=*/true);  // all equal
     REQUIRE(map.cell_count() == 1);
+  }
+}
+
+// Reference: every byte holds the join of the clocks of all frees that covered it.
+TEST_CASE("pool lock: per-agent free epochs give exactly the per-byte join of free clocks (random programs)") {
+  constexpr Addr kSpace = 256;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    const int agents = 2 + int(seed % 10);  // up to 11: past the inline lanes
+    std::vector<VectorClock> clock(static_cast<std::size_t>(agents));
+    for (int i = 0; i < agents; ++i) clock[std::size_t(i)].set(i, 1);
+    std::vector<VectorClock> ref(kSpace);
+    PoolLock lock;
+    for (int step = 0; step < 3000; ++step) {
+      const AgentId a = AgentId(rng() % unsigned(agents));
+      VectorClock& vc = clock[std::size_t(a)];
+      Addr b = rng() % kSpace, e = rng() % kSpace;
+      if (b > e) std::swap(b, e);
+      if (b == e) continue;
+      switch (rng() % 4) {
+        case 0: {  // another agent releases (then ticks, as every release does) and a acquires it
+          const AgentId o = AgentId(rng() % unsigned(agents));
+          if (o == a) break;
+          vc.join(clock[std::size_t(o)]);
+          clock[std::size_t(o)].tick(o);
+          break;
+        }
+        case 1: {  // a frees [b, e)
+          lock.release({b, e - b}, a, vc);
+          for (Addr x = b; x < e; ++x) ref[x].join(vc);
+          vc.tick(a);
+          break;
+        }
+        default: {  // a allocates [b, e)
+          VectorClock expect = vc;
+          for (Addr x = b; x < e; ++x) expect.join(ref[x]);
+          VectorClock got = vc;
+          if (lock.ordered_after_all_frees(got)) REQUIRE(got == expect);  // the shortcut loses nothing
+          else lock.acquire({b, e - b}, got);
+          REQUIRE(got == expect);
+          vc = got;
+          break;
+        }
+      }
+    }
   }
 }
 

@@ -60,7 +60,6 @@ struct AllocHot {
   std::int64_t enqueue_mark = -1;    // highest op_seq enqueued before this allocation
   std::int64_t release_mark = -1;    // highest op_seq enqueued before the host released it
   ShadowMemory::Hint hint;           // shadow cell starting at chunk.addr (lookup hint)
-  PoolLock::Hint lock_hint;          // pool-lock cell starting at chunk.addr
   std::int32_t prev_of_buffer = -1;  // the previous instance of the same BufferId
   bool released = false, uar_reported = false;
   boost::container::small_vector<OwnWrite, 1> own_writes;  // usually one: whole-buffer writes
@@ -170,19 +169,6 @@ struct DetectorState {
     const std::uint64_t key = (std::uint64_t(std::uint32_t(owner)) << 32 | std::uint32_t(other)) ^ (std::uint64_t(kind) << 63);
     auto [it, inserted] = spilled_pairs.try_emplace(key, -1);
     return {&it->second, inserted};
-  }
-  // per agent: its own clock value at its latest pool free (0: none)
-  std::vector<Clock> latest_free_epoch;
-  void note_free_epoch(AgentId a, Clock epoch) {
-    if (std::size_t(a) >= latest_free_epoch.size()) latest_free_epoch.resize(std::size_t(a) + 1, 0);
-    latest_free_epoch[std::size_t(a)] = epoch;
-  }
-  /// Every pool free so far happens-before agent `a`'s next action.
-  bool ordered_after_all_frees(AgentId a) {
-    const VectorClock& vc = clock_of(a);
-    for (std::size_t f = 0; f < latest_free_epoch.size(); ++f)
-      if (vc.get(AgentId(f)) < latest_free_epoch[f]) return false;
-    return true;
   }
   /// `e` happens-before everything agent `a` does from now on.
   bool ordered_before(const AccessRec& e, AgentId a) { return e.clock <= clock_of(a).get(e.agent); }

@@ -71,6 +71,21 @@ class IntervalMap {
     for_each(r, h, std::forward<F>(f), merge);
   }
 
+  /// Calls f(cell) for each existing cell that overlaps [r.begin, r.end()), changing nothing
+  /// (no gap cells, no splits).
+  template <class F>
+  void visit_overlapping(AddrRange r, F&& f) const {
+    if (r.bytes == 0) return;
+    std::size_t i = first_ending_after(r.begin);
+    for (; i < entries_.size() && entries_[i].start < r.end(); ++i) f(cells_[entries_[i].slot]);
+  }
+
+  /// Calls f(cell) for every cell, in address order.
+  template <class F>
+  void visit_all(F&& f) const {
+    for (const Entry& en : entries_) f(cells_[en.slot]);
+  }
+
  private:
   struct Entry {
     Addr start, end;
@@ -105,12 +120,16 @@ class IntervalMap {
     insert(i + 1, at, end, std::move(upper));
   }
 
+  // The first entry that ends after `a` (entries are sorted and disjoint: ends are sorted too).
+  std::size_t first_ending_after(Addr a) const {
+    return std::size_t(
+        std::upper_bound(entries_.begin(), entries_.end(), a, [](Addr x, const Entry& en) { return x < en.end; }) -
+        entries_.begin());
+  }
+
   // Makes entries exactly tile [b, e); returns the index of the one starting at b.
   std::size_t tile(Addr b, Addr e) {
-    // the first entry that ends after b (entries are sorted and disjoint: ends are sorted too)
-    std::size_t i = std::size_t(
-        std::upper_bound(entries_.begin(), entries_.end(), b, [](Addr x, const Entry& en) { return x < en.end; }) -
-        entries_.begin());
+    std::size_t i = first_ending_after(b);
     if (i < entries_.size() && entries_[i].start < b) {
       split(i, b);
       ++i;

@@ -279,7 +279,7 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   // Exact shortcut: when this agent is already ordered after the latest pool free of every agent
   // (its clock holds each freer's epoch at that free), every clock the lock published is below its
   // own and the join would change nothing. The common case: the host frees and allocates.
-  if (!d.ordered_after_all_frees(a)) d.pool_lock.acquire({buf.chunk.addr, buf.chunk.bytes}, h.lock_hint, vc);
+  if (!d.pool_lock.ordered_after_all_frees(vc)) d.pool_lock.acquire({buf.chunk.addr, buf.chunk.bytes}, vc);
 }
 
 void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
@@ -340,8 +340,7 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
   ar.free_agent = a;
   // the pool lock: publish the freeing agent's clock on the freed bytes, then tick (a release)
   race::VectorClock& vc = d.clock_of(a);
-  d.pool_lock.release({c.addr, c.bytes}, d.hot[std::size_t(inst)].lock_hint, vc);
-  d.note_free_epoch(a, vc.get(a));
+  d.pool_lock.release({c.addr, c.bytes}, a, vc);
   vc.tick(a);
 }
 
