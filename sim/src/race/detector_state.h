@@ -3,6 +3,7 @@
 // finding_records.cpp turns raw findings into Finding records at finish().
 #pragma once
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -41,9 +42,13 @@ struct PairRef {
 
 /// One allocation instance (a BufferId may be allocated several times in one run): what findings
 /// and the pool-free path need. The fields every access reads are in AllocHot.
+//
+/// Both records are trivially destructible (inline arrays, the rare overflow kept in DetectorState
+/// maps): a run's end then frees their blocks without touching every record again.
 struct AllocRec {
-  static constexpr std::size_t kMaxInlinePairs = 16;  // more pairs of one owner go to spilled_pairs
-  boost::container::small_vector<PairRef, 2> pairs;  // counted pairs this instance owns
+  static constexpr std::size_t kMaxInlinePairs = 4;  // more pairs of one owner go to spilled_pairs
+  std::array<PairRef, kMaxInlinePairs> pairs{};      // counted pairs this instance owns
+  std::uint8_t n_pairs = 0;
   BufferId buffer = -1;
   Chunk chunk;
   std::uint64_t requested = 0;
@@ -62,8 +67,12 @@ struct AllocHot {
   ShadowMemory::Hint hint;           // shadow cell starting at chunk.addr (lookup hint)
   std::int32_t prev_of_buffer = -1;  // the previous instance of the same BufferId
   bool released = false, uar_reported = false;
-  boost::container::small_vector<OwnWrite, 1> own_writes;  // usually one: whole-buffer writes
+  std::uint8_t own_count = 0;  // own write ranges: the first here, the rest in more_own_writes
+  OwnWrite own_write;          // usually the only one: whole-buffer writes
 };
+
+static_assert(std::is_trivially_destructible_v<AllocRec> && std::is_trivially_destructible_v<AllocHot>,
+              "allocation records are freed with their blocks, not one by one");
 
 /// Append-only storage in fixed blocks of 2^Bits: growth never moves elements (unlike vector),
 /// indexing is a shift and a mask (unlike deque's division), which the per-access path feels, and a
@@ -139,6 +148,9 @@ struct DetectorState {
 
   // pairs of an owner past AllocRec::kMaxInlinePairs: (owner, other, kind) -> raw index or -1
   boost::unordered_flat_map<std::uint64_t, std::int32_t> spilled_pairs;
+  // own write ranges of an instance past its first (AllocHot::own_count > 1), oldest first
+  boost::unordered_flat_map<std::int32_t, std::vector<OwnWrite>> more_own_writes;
+  std::uint64_t unfreed = 0;  // instances not yet returned to the pool (leaks at the end)
   std::uint64_t latent = 0, manifest = 0, double_frees = 0, use_after_release = 0, unknown_frees = 0,
                 callbacks_after_destroy = 0, leaks = 0;
   std::vector<RawFinding> raw;  // first max_findings, detection order
@@ -160,15 +172,24 @@ struct DetectorState {
   /// The record slot of pair (owner, other, kind) and whether it was just added (not counted yet).
   std::pair<std::int32_t*, bool> find_or_add_pair(std::int32_t owner, std::int32_t other, PairRef::Kind kind) {
     AllocRec& ar = allocs[std::size_t(owner)];
-    for (PairRef& p : ar.pairs)
-      if (p.other == other && p.kind == kind) return {&p.record, false};
-    if (ar.pairs.size() < AllocRec::kMaxInlinePairs) {
-      ar.pairs.push_back({other, -1, kind});
-      return {&ar.pairs.back().record, true};
+    for (std::size_t i = 0; i < ar.n_pairs; ++i)
+      if (ar.pairs[i].other == other && ar.pairs[i].kind == kind) return {&ar.pairs[i].record, false};
+    if (ar.n_pairs < AllocRec::kMaxInlinePairs) {
+      PairRef& p = ar.pairs[ar.n_pairs++];
+      p = {other, -1, kind};
+      return {&p.record, true};
     }
     const std::uint64_t key = (std::uint64_t(std::uint32_t(owner)) << 32 | std::uint32_t(other)) ^ (std::uint64_t(kind) << 63);
     auto [it, inserted] = spilled_pairs.try_emplace(key, -1);
     return {&it->second, inserted};
+  }
+  /// Calls f(own write) for instance `inst`'s own write ranges, oldest first, until f returns true.
+  template <class F>
+  void for_own_writes(std::int32_t inst, F&& f) {
+    AllocHot& h = hot[std::size_t(inst)];
+    if (h.own_count == 0 || f(h.own_write) || h.own_count == 1) return;
+    for (OwnWrite& ow : more_own_writes[inst])
+      if (f(ow)) return;
   }
   /// `e` happens-before everything agent `a` does from now on.
   bool ordered_before(const AccessRec& e, AgentId a) { return e.clock <= clock_of(a).get(e.agent); }

@@ -134,18 +134,29 @@ class RaceDetector::Impl : public race::DetectorState {
     rs.push_back(w);
   }
 
-  // Remember that `ar` wrote `r` (the manifest check's "this allocation's own last write").
-  static void note_own_write(race::AllocHot& ar, AddrRange r, const AccessRec& cur) {
-    for (race::OwnWrite& ow : ar.own_writes)
-      if (ow.begin == r.begin && ow.end == r.end()) {
-        ow.write = cur;
-        return;
-      }
-    if (ar.own_writes.size() < race::AllocHot::kMaxOwnWrites) {
-      ar.own_writes.push_back({r.begin, r.end(), cur});
+  // Remember that instance `inst` wrote `r` (the manifest check's "this allocation's own last write");
+  // on_access handles a repeat of the first range itself.
+  [[gnu::noinline]] void note_own_write(std::int32_t inst, AddrRange r, const AccessRec& cur) {
+    race::AllocHot& h = hot[std::size_t(inst)];
+    if (h.own_count == 0) {
+      h.own_write = {r.begin, r.end(), cur};
+      h.own_count = 1;
       return;
     }
-    race::OwnWrite& last = ar.own_writes.back();  // bounded: widen the newest entry
+    bool found = false;
+    for_own_writes(inst, [&](race::OwnWrite& ow) {
+      if (ow.begin != r.begin || ow.end != r.end()) return false;
+      ow.write = cur;
+      return found = true;
+    });
+    if (found) return;
+    std::vector<race::OwnWrite>& more = more_own_writes[inst];
+    if (h.own_count < race::AllocHot::kMaxOwnWrites) {
+      more.push_back({r.begin, r.end(), cur});
+      ++h.own_count;
+      return;
+    }
+    race::OwnWrite& last = more.back();  // bounded: widen the newest entry
     last = {std::min(last.begin, r.begin), std::max(last.end, r.end()), cur};
   }
 
@@ -155,11 +166,11 @@ class RaceDetector::Impl : public race::DetectorState {
       if (!ordered_before(w, cur.agent)) latent_race(w, cur, b, e);
       // Manifest: another allocation wrote these bytes last, yet this allocation had written them
       // itself before (its own write is necessarily older): its data was clobbered before it read it.
-      for (const race::OwnWrite& ow : hot[std::size_t(cur.alloc)].own_writes)
-        if (ow.begin < e && b < ow.end) {
-          manifest_corruption(ow.write, w, cur, std::max(b, ow.begin), std::min(e, ow.end));
-          break;
-        }
+      for_own_writes(cur.alloc, [&](const race::OwnWrite& ow) {
+        if (ow.begin >= e || b >= ow.end) return false;
+        manifest_corruption(ow.write, w, cur, std::max(b, ow.begin), std::min(e, ow.end));
+        return true;
+      });
     }
     if (!c.racers.empty()) [[unlikely]] check_racers(c, b, e, cur);
     // prune reads of this allocation that are ordered before this one; then add it
@@ -254,7 +265,10 @@ void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, Ad
   if (write) {
     // a write ordered after what came before leaves the cells it spans equal: merge them
     d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); }, /*merge=*/true);
-    d.note_own_write(ar, range, cur);
+    if (ar.own_count != 0 && ar.own_write.begin == range.begin && ar.own_write.end == range.end())
+      ar.own_write.write = cur;  // the usual: the same whole buffer again
+    else
+      d.note_own_write(inst, range, cur);
   }
   else d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.read_cell(c, b, e, cur); });
 }
@@ -274,6 +288,7 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   h.enqueue_mark = d.max_enqueued;
   h.prev_of_buffer = d.latest_of[std::size_t(buf.id)];
   d.latest_of[std::size_t(buf.id)] = inst;
+  ++d.unfreed;
   // the pool lock: acquire every free clock published on these bytes
   race::VectorClock& vc = d.clock_of(a);
   // Exact shortcut: when this agent is already ordered after the latest pool free of every agent
@@ -336,6 +351,7 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
   }
   AllocRec& ar = d.allocs[std::size_t(inst)];
   ar.freed = true;
+  --d.unfreed;
   ar.free_time = t;
   ar.free_agent = a;
   // the pool lock: publish the freeing agent's clock on the freed bytes, then tick (a release)
@@ -360,7 +376,8 @@ void RaceDetector::on_device_op(const DeviceOpSpan& span) {
 
 void RaceDetector::finish(RunResult& result) {
   Impl& d = *impl_;
-  for (std::size_t i = 0; i < d.allocs.size(); ++i) {
+  // (only a run with leaks reads every record again)
+  for (std::size_t i = 0; d.unfreed != 0 && i < d.allocs.size(); ++i) {
     const AllocRec& ar = d.allocs[i];
     if (ar.freed) continue;
     ++d.leaks;
