@@ -11,7 +11,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <boost/container/small_vector.hpp>
 #include <boost/unordered/unordered_flat_map.hpp>
 
 #include "allocsim/race/race_detector.h"
@@ -42,7 +41,7 @@ struct PairRef {
 
 /// One allocation instance (a BufferId may be allocated several times in one run): what findings
 /// and the pool-free path need. The fields every access reads are in AllocHot.
-//
+///
 /// Both records are trivially destructible (inline arrays, the rare overflow kept in DetectorState
 /// maps): a run's end then frees their blocks without touching every record again.
 struct AllocRec {
