@@ -41,7 +41,6 @@ class IntervalMap {
   explicit IntervalMap(Ops ops = {}) : ops_(std::move(ops)) {}
   IntervalMap(const IntervalMap&) = delete;
   IntervalMap& operator=(const IntervalMap&) = delete;
-  Ops& ops() { return ops_; }
   std::size_t cell_count() const { return entries_.size(); }
 
   /// Calls f(cell, begin, end) for the cells that exactly tile [r.begin, r.end()), creating and

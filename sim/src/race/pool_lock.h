@@ -69,12 +69,6 @@ class PoolLock {
     return true;
   }
 
-  std::size_t cell_count() const {
-    std::size_t n = 0;
-    for (const Freer& f : agents_) n += f.epochs ? f.epochs->cell_count() : 0;
-    return n;
-  }
-
  private:
   struct EpochCell {
     Addr end = 0;

@@ -89,8 +89,6 @@ class SyncObjects {
     return true;
   }
 
-  std::size_t size() const { return map_.size() + size_; }
-
  private:
   static constexpr std::uint64_t kIdMask = (std::uint64_t(1) << 56) - 1;
   static constexpr std::uint8_t kEnqueuedOp = 0;  // SyncKind::EnqueuedOp (observer.h)
