@@ -117,12 +117,13 @@ struct ValueOps {
 };
 }  // namespace
 
-TEST_CASE("interval map: visits tile the range exactly, merges keep values, hints stay right") {
+TEST_CASE("interval map: visits tile the range exactly, assign and merges keep values, hints stay right") {
   constexpr Addr kSpace = 512;
   for (unsigned seed = 1; seed <= 10; ++seed) {
     std::mt19937 rng(seed);
     IntervalMap<ValueCell, ValueOps> map;
     std::vector<int> bytes(kSpace, 0);  // reference value per address
+    std::vector<bool> visited(kSpace, false);  // bytes some cell covers
     std::map<Addr, IntervalMap<ValueCell, ValueOps>::Hint> hints;  // by range start, reused
     for (int step = 0; step < 4000; ++step) {
       Addr b = rng() % kSpace, e = rng() % kSpace;
@@ -132,6 +133,21 @@ TEST_CASE("interval map: visits tile the range exactly, merges keep values, hint
       const int v = int(rng() % 4);
       Addr expect = b;
       auto& hint = hints[b];
+      bool expect_all = true;  // every byte a cell holds (a visited one) has value v
+      for (Addr x = b; x < e; ++x) expect_all = expect_all && (!visited[x] || bytes[x] == v);
+      REQUIRE(map.all_overlapping({b, e - b}, hint, [&](const ValueCell& c) { return c.value == v; }) == expect_all);
+      for (Addr x = b; x < e; ++x) visited[x] = true;
+      if (rng() % 3 == 0) {  // the range as one cell, in one splice
+        hint.index = std::uint32_t(map.assign({b, e - b}, hint, [v](ValueCell& c) { c.value = v; }));
+        for (Addr x = b; x < e; ++x) bytes[x] = v;
+        std::size_t cells = 0;
+        map.for_each({b, e - b}, hint, [&](ValueCell& cell, Addr cb, Addr ce) {
+          ++cells;
+          REQUIRE((cb == b && ce == e && cell.end == e && cell.value == v));
+        });
+        REQUIRE(cells == 1);
+        continue;
+      }
       map.for_each(
           {b, e - b}, hint,
           [&](ValueCell& c, Addr cb, Addr ce) {

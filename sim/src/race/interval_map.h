@@ -50,7 +50,7 @@ class IntervalMap {
   void for_each(AddrRange r, Hint& hint, F&& f, bool merge = false) {
     if (r.bytes == 0) return;
     const Addr b = r.begin, e = r.end();
-    std::size_t i = hint.index < entries_.size() && entries_[hint.index].start == b ? hint.index : tile(b, e);
+    std::size_t i = hint_at(hint, b) ? hint.index : tile(b, e);
     const std::size_t first = i;
     // visit entries while they tile the range; at a gap or an overhanging entry, tile the rest
     for (Addr pos = b; pos < e; ++i) {
@@ -68,6 +68,60 @@ class IntervalMap {
   void for_each(AddrRange r, F&& f, bool merge = false) {
     Hint h;
     for_each(r, h, std::forward<F>(f), merge);
+  }
+
+  /// Makes [r.begin, r.end()) one cell, which fill(cell) sets (it must set every field but `end`:
+  /// the cell may be a reused one), and returns its index: cells inside the range are dropped
+  /// (Ops::erased) and cells overhanging its ends cut back, in one splice of the entry array. The
+  /// cheap form of a for_each whose every cell would end in the same state (a free's epoch, a
+  /// write ordered after everything before it): that for_each split the ends, inserted gaps and
+  /// merged the pieces again, which was most of a short-lived allocation's detector cost.
+  /// Neighbours are not merged into the new cell: they start where other ranges' hints point.
+  template <class Fill>
+  std::size_t assign(AddrRange r, Hint hint, Fill&& fill) {
+    if (r.bytes == 0) return entries_.size();
+    const Addr b = r.begin, e = r.end();
+    std::size_t i = hint_at(hint, b) ? hint.index : first_ending_after(b);
+    std::size_t j = i;  // past the last entry overlapping the range
+    while (j < entries_.size() && entries_[j].start < e) ++j;
+    if (i < j && entries_[i].start < b) {  // the first overhangs the start: keep its lower part
+      if (entries_[i].end > e) split(i, e), j = i + 1;  // ... and the end: its upper part too
+      entries_[i].end = b;
+      cells_[entries_[i].slot].end = b;
+      ++i;
+    }
+    if (i < j && entries_[j - 1].end > e) entries_[--j].start = e;  // the last overhangs the end
+    // [i, j) now lie inside the range: the first one's cell is refilled, the rest go
+    if (i == j) {
+      CellT c;
+      fill(c);
+      c.end = e;
+      insert(i, b, e, std::move(c));
+      return i;
+    }
+    const std::uint32_t slot = entries_[i].slot;
+    fill(cells_[slot]);
+    cells_[slot].end = e;
+    entries_[i] = Entry{b, e, slot};
+    if (j > i + 1) [[unlikely]] {
+      for (std::size_t k = i + 1; k < j; ++k) {
+        ops_.erased(cells_[entries_[k].slot]);
+        free_slots_.push_back(entries_[k].slot);
+      }
+      entries_.erase(entries_.begin() + std::ptrdiff_t(i + 1), entries_.begin() + std::ptrdiff_t(j));
+    }
+    return i;
+  }
+
+  /// Whether pred(cell) holds for every existing cell that overlaps [r.begin, r.end()) (gaps,
+  /// never-visited bytes, are not asked about), changing nothing.
+  template <class P>
+  bool all_overlapping(AddrRange r, Hint hint, P&& pred) const {
+    if (r.bytes == 0) return true;
+    std::size_t i = hint_at(hint, r.begin) ? hint.index : first_ending_after(r.begin);
+    for (; i < entries_.size() && entries_[i].start < r.end(); ++i)
+      if (!pred(cells_[entries_[i].slot])) return false;
+    return true;
   }
 
   /// Calls f(cell) for each existing cell that overlaps [r.begin, r.end()), changing nothing
@@ -90,6 +144,9 @@ class IntervalMap {
     Addr start, end;
     std::uint32_t slot;  // index into cells_
   };
+
+  // The hint still points at the entry starting at `b` (starts are unique).
+  bool hint_at(Hint hint, Addr b) const { return hint.index < entries_.size() && entries_[hint.index].start == b; }
 
   std::uint32_t new_slot(CellT&& c) {
     if (!free_slots_.empty()) {

@@ -59,7 +59,7 @@ class PoolLock {
       f.changes = vc.changes();
     }
     f.latest = e;
-    f.epochs->for_each(r, [&](EpochCell& c, Addr, Addr) { c.epoch = e; }, /*merge=*/true);
+    f.epochs->assign(r, {}, [e](EpochCell& c) { c.epoch = e; });
   }
 
   /// Every pool free so far is ordered before an agent whose clock is `vc`.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "call_queue.h"
 #include "detector_state.h"
 
 namespace allocsim {
@@ -16,6 +17,21 @@ using race::RawFinding;
 
 class RaceDetector::Impl : public race::DetectorState {
  public:
+  // -- observer calls, queued in batches (call_queue.h) and handled in order by these
+  race::CallQueue queue;
+  void push(const race::QueuedCall& c) {
+    if (queue.push(c)) drain();
+  }
+  void drain();
+  void handle_release_sync(AgentId a, std::uint64_t key);
+  void handle_acquire_sync(AgentId a, std::uint64_t key);
+  void handle_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t);
+  void handle_alloc(AgentId a, const BufferInfo& buf, TimeNs t);
+  void handle_host_release(const BufferInfo& buf, TimeNs t);
+  void handle_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t);
+  void handle_pool_destroyed(PoolId p, TimeNs t);
+  void handle_device_op(const DeviceOpSpan& span);
+
   static constexpr std::size_t kMaxReads = 8;       // read-set cap per cell (oldest dropped)
   static constexpr std::size_t kMaxRacers = 4;      // overwritten racing writes kept per cell
 
@@ -186,6 +202,16 @@ class RaceDetector::Impl : public race::DetectorState {
     r.push_back(cur);
   }
 
+  // Whether write_cell(c, cur) would find nothing and leave `c` holding only `cur`: no other
+  // allocation's unordered last write, no racers, every read ordered before it.
+  bool overwrites_quietly(const Cell& c, const AccessRec& cur) {
+    const AccessRec& w = c.last_write;
+    if (!c.racers.empty() || (w.valid() && w.alloc != cur.alloc && !ordered_before(w, cur.agent))) return false;
+    for (const AccessRec& x : c.reads)
+      if (!ordered_before(x, cur.agent)) return false;
+    return true;
+  }
+
   void write_cell(Cell& c, Addr b, Addr e, const AccessRec& cur) {
     AccessRec& w = c.last_write;
     const bool w_races = w.valid() && w.alloc != cur.alloc && !ordered_before(w, cur.agent);
@@ -216,6 +242,7 @@ RaceDetector::~RaceDetector() = default;
 
 void RaceDetector::on_stream_created(StreamId s, std::string_view name) {
   if (s < 0) return;
+  impl_->drain();  // `name` may not outlive this call: handled now, after the calls before it
   auto& names = impl_->stream_names;
   if (std::size_t(s) >= names.size()) names.resize(std::size_t(s) + 1);
   names[std::size_t(s)] = std::string(name);
@@ -230,25 +257,25 @@ static bool one_shot(std::uint64_t key) {
 }
 static std::int64_t sync_id(std::uint64_t key) { return std::int64_t(key & ((std::uint64_t(1) << 56) - 1)); }
 
-void RaceDetector::on_release_sync(AgentId a, std::uint64_t key) {
+void RaceDetector::Impl::handle_release_sync(AgentId a, std::uint64_t key) {
   if (a < 0) return;
-  Impl& d = *impl_;
+  Impl& d = *this;
   race::VectorClock& vc = d.clock_of(a);
   d.sync.release(a, key, vc);
   vc.tick(a);
   if (SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.max_enqueued = std::max(d.max_enqueued, sync_id(key));
 }
 
-void RaceDetector::on_acquire_sync(AgentId a, std::uint64_t key) {
+void RaceDetector::Impl::handle_acquire_sync(AgentId a, std::uint64_t key) {
   if (a < 0) return;
-  Impl& d = *impl_;
+  Impl& d = *this;
   d.sync.acquire(a, key, d.clock_of(a), one_shot(key));
   if (SyncKind(key >> 56) == SyncKind::EnqueuedOp) d.current_op[std::size_t(a)] = sync_id(key);
 }
 
-void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) {
+void RaceDetector::Impl::handle_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) {
   if (a < 0 || range.bytes == 0) return;
-  Impl& d = *impl_;
+  Impl& d = *this;
   const race::VectorClock& vc = d.clock_of(a);
   if (a != kHostAgent && d.ids_are_op_seqs && d.current_op[std::size_t(a)] != std::int64_t(op_seq))
     d.ids_are_op_seqs = false;
@@ -263,8 +290,18 @@ void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, Ad
     d.lifetime("use-after-release", inst, range, a, t, cur);
   }
   if (write) {
-    // a write ordered after what came before leaves the cells it spans equal: merge them
-    d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); }, /*merge=*/true);
+    // The usual write races with nothing and is ordered after every read it overwrites: each cell
+    // it spans would end holding just this write, so the range becomes that one cell. Otherwise
+    // each cell is checked and updated (and equal ones merged).
+    if (d.shadow.all_overlapping(range, ar.hint, [&](const Cell& c) { return d.overwrites_quietly(c, cur); })) {
+      ar.hint.index = std::uint32_t(d.shadow.assign(range, ar.hint, [&](Cell& c) {
+        c.last_write = cur;
+        c.reads.clear();
+        c.racers.clear();
+      }));
+    } else {
+      d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.write_cell(c, b, e, cur); }, /*merge=*/true);
+    }
     if (ar.own_count != 0 && ar.own_write.begin == range.begin && ar.own_write.end == range.end())
       ar.own_write.write = cur;  // the usual: the same whole buffer again
     else
@@ -273,9 +310,9 @@ void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, Ad
   else d.shadow.for_each(range, ar.hint, [&](Cell& c, Addr b, Addr e) { d.read_cell(c, b, e, cur); });
 }
 
-void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
+void RaceDetector::Impl::handle_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   if (a < 0 || buf.id < 0) return;
-  Impl& d = *impl_;
+  Impl& d = *this;
   if (std::size_t(buf.id) >= d.latest_of.size()) d.latest_of.resize(std::size_t(buf.id) + 1, -1);
   const std::int32_t inst = std::int32_t(d.allocs.size());
   AllocRec& rec = d.allocs.emplace_back();
@@ -297,8 +334,8 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   if (!d.pool_lock.ordered_after_all_frees(vc)) d.pool_lock.acquire({buf.chunk.addr, buf.chunk.bytes}, vc);
 }
 
-void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
-  Impl& d = *impl_;
+void RaceDetector::Impl::handle_host_release(const BufferInfo& buf, TimeNs t) {
+  Impl& d = *this;
   std::int32_t inst = d.instance_for(buf.id, std::uint64_t(d.max_enqueued + 1));
   if (inst < 0) return;
   race::AllocHot& h = d.hot[std::size_t(inst)];
@@ -316,9 +353,9 @@ void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
   ar.release_time = t;
 }
 
-void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t) {
+void RaceDetector::Impl::handle_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t) {
   if (a < 0) return;
-  Impl& d = *impl_;
+  Impl& d = *this;
   if (std::size_t(c.pool) < d.pool_destroyed.size() && d.pool_destroyed[std::size_t(c.pool)]) {
     ++d.callbacks_after_destroy;
     std::int32_t inst = d.instance_for(buf, std::uint64_t(d.max_enqueued + 1));
@@ -360,22 +397,150 @@ void RaceDetector::on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs 
   vc.tick(a);
 }
 
-void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {
+void RaceDetector::Impl::handle_pool_destroyed(PoolId p, TimeNs t) {
   (void)t;
   if (p < 0) return;
-  auto& v = impl_->pool_destroyed;
+  auto& v = pool_destroyed;
   if (std::size_t(p) >= v.size()) v.resize(std::size_t(p) + 1, false);
   v[std::size_t(p)] = true;
 }
 
-void RaceDetector::on_device_op(const DeviceOpSpan& span) {
+void RaceDetector::Impl::handle_device_op(const DeviceOpSpan& span) {
   // Only ops that access memory can appear in a finding; markers, event records and waits
   // (HostDelay, observer.h) cannot.
-  if (span.kind != HostOpKind::HostDelay) impl_->spans.record(span);
+  if (span.kind != HostOpKind::HostDelay) spans.record(span);
+}
+
+// ---- The observer calls: queued (call_queue.h), handled by drain() in arrival order.
+using race::QueuedCall;
+
+void RaceDetector::on_release_sync(AgentId a, std::uint64_t key) {
+  QueuedCall c;
+  c.kind = QueuedCall::Release;
+  c.agent = a;
+  c.word = key;
+  impl_->push(c);
+}
+
+void RaceDetector::on_acquire_sync(AgentId a, std::uint64_t key) {
+  QueuedCall c;
+  c.kind = QueuedCall::Acquire;
+  c.agent = a;
+  c.word = key;
+  impl_->push(c);
+}
+
+void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) {
+  QueuedCall c;
+  c.kind = write ? QueuedCall::Write : QueuedCall::Read;
+  c.agent = a;
+  c.word = op_seq;
+  c.buffer = alloc;
+  c.addr = range.begin;
+  c.bytes = range.bytes;
+  c.t = t;
+  impl_->push(c);
+}
+
+void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
+  QueuedCall c;
+  c.kind = QueuedCall::Alloc;
+  c.agent = a;
+  c.buffer = buf.id;
+  c.stream = buf.alloc_stream;
+  c.pool = buf.chunk.pool;
+  c.addr = buf.chunk.addr;
+  c.bytes = buf.chunk.bytes;
+  c.word = buf.requested_bytes;
+  c.t = t;
+  impl_->push(c);
+}
+
+void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
+  QueuedCall c;
+  c.kind = QueuedCall::HostRelease;
+  c.buffer = buf.id;
+  c.t = t;
+  impl_->push(c);
+}
+
+void RaceDetector::on_pool_free(AgentId a, const Chunk& ch, BufferId buf, TimeNs t) {
+  QueuedCall c;
+  c.kind = QueuedCall::PoolFree;
+  c.agent = a;
+  c.buffer = buf;
+  c.pool = ch.pool;
+  c.addr = ch.addr;
+  c.bytes = ch.bytes;
+  c.t = t;
+  impl_->push(c);
+}
+
+void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {
+  QueuedCall c;
+  c.kind = QueuedCall::PoolDestroyed;
+  c.pool = p;
+  c.t = t;
+  impl_->push(c);
+}
+
+void RaceDetector::on_device_op(const DeviceOpSpan& span) {
+  QueuedCall c;
+  c.kind = QueuedCall::DeviceOp;
+  c.op_kind = span.kind;
+  c.word = span.op_seq;
+  c.stream = span.stream;
+  c.addr = Addr(reinterpret_cast<std::uintptr_t>(span.label.data()));  // labels outlive the run (observer.h)
+  c.bytes = span.label.size();
+  c.t = span.start;
+  c.t_end = span.end;
+  impl_->push(c);
+}
+
+void RaceDetector::Impl::drain() {
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const QueuedCall& c = queue[i];
+    switch (c.kind) {
+      case QueuedCall::Release: handle_release_sync(c.agent, c.word); break;
+      case QueuedCall::Acquire: handle_acquire_sync(c.agent, c.word); break;
+      case QueuedCall::Read: handle_access(c.agent, c.word, c.buffer, c.range(), false, c.t); break;
+      case QueuedCall::Write: handle_access(c.agent, c.word, c.buffer, c.range(), true, c.t); break;
+      case QueuedCall::Alloc: {
+        BufferInfo b;
+        b.id = c.buffer;
+        b.chunk = c.chunk();
+        b.requested_bytes = c.word;
+        b.alloc_stream = c.stream;
+        handle_alloc(c.agent, b, c.t);
+        break;
+      }
+      case QueuedCall::HostRelease: {
+        BufferInfo b;
+        b.id = c.buffer;
+        handle_host_release(b, c.t);
+        break;
+      }
+      case QueuedCall::PoolFree: handle_pool_free(c.agent, c.chunk(), c.buffer, c.t); break;
+      case QueuedCall::PoolDestroyed: handle_pool_destroyed(c.pool, c.t); break;
+      case QueuedCall::DeviceOp: {
+        DeviceOpSpan sp;
+        sp.op_seq = c.word;
+        sp.stream = c.stream;
+        sp.kind = c.op_kind;
+        sp.label = c.label();
+        sp.start = c.t;
+        sp.end = c.t_end;
+        handle_device_op(sp);
+        break;
+      }
+    }
+  }
+  queue.clear();
 }
 
 void RaceDetector::finish(RunResult& result) {
   Impl& d = *impl_;
+  d.drain();
   // (only a run with leaks reads every record again)
   for (std::size_t i = 0; d.unfreed != 0 && i < d.allocs.size(); ++i) {
     const AllocRec& ar = d.allocs[i];
