@@ -48,17 +48,17 @@ class CallQueue {
  public:
   static constexpr std::size_t kBatch = 1024;  // 64 KiB (in the second-level cache): 256 and 4096 measured slower
 
-  /// Adds `c`; true when the batch is now full (the caller drains it).
-  bool push(const QueuedCall& c) {
-    calls_[size_++] = c;
-    return size_ == kBatch;
-  }
+  /// The next call's slot, filled in place (a handler reads only its kind's fields, so the others
+  /// keep whatever an earlier call left); then commit().
+  QueuedCall& next() { return calls_[size_]; }
+  /// Adds the call filled in next(); true when the batch is now full (the caller drains it).
+  bool commit() { return ++size_ == kBatch; }
   std::size_t size() const { return size_; }
   const QueuedCall& operator[](std::size_t i) const { return calls_[i]; }
   void clear() { size_ = 0; }
 
  private:
-  std::array<QueuedCall, kBatch> calls_{};
+  std::array<QueuedCall, kBatch> calls_;
   std::size_t size_ = 0;
 };
 

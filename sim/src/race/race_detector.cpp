@@ -19,8 +19,13 @@ class RaceDetector::Impl : public race::DetectorState {
  public:
   // -- observer calls, queued in batches (call_queue.h) and handled in order by these
   race::CallQueue queue;
-  void push(const race::QueuedCall& c) {
-    if (queue.push(c)) drain();
+  race::QueuedCall& next_call(race::QueuedCall::Kind kind) {
+    race::QueuedCall& c = queue.next();
+    c.kind = kind;
+    return c;
+  }
+  void commit_call() {
+    if (queue.commit()) drain();
   }
   void drain();
   void handle_release_sync(AgentId a, std::uint64_t key);
@@ -415,36 +420,32 @@ void RaceDetector::Impl::handle_device_op(const DeviceOpSpan& span) {
 using race::QueuedCall;
 
 void RaceDetector::on_release_sync(AgentId a, std::uint64_t key) {
-  QueuedCall c;
-  c.kind = QueuedCall::Release;
+  QueuedCall& c = impl_->next_call(QueuedCall::Release);
   c.agent = a;
   c.word = key;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::on_acquire_sync(AgentId a, std::uint64_t key) {
-  QueuedCall c;
-  c.kind = QueuedCall::Acquire;
+  QueuedCall& c = impl_->next_call(QueuedCall::Acquire);
   c.agent = a;
   c.word = key;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) {
-  QueuedCall c;
-  c.kind = write ? QueuedCall::Write : QueuedCall::Read;
+  QueuedCall& c = impl_->next_call(write ? QueuedCall::Write : QueuedCall::Read);
   c.agent = a;
   c.word = op_seq;
   c.buffer = alloc;
   c.addr = range.begin;
   c.bytes = range.bytes;
   c.t = t;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
-  QueuedCall c;
-  c.kind = QueuedCall::Alloc;
+  QueuedCall& c = impl_->next_call(QueuedCall::Alloc);
   c.agent = a;
   c.buffer = buf.id;
   c.stream = buf.alloc_stream;
@@ -453,40 +454,36 @@ void RaceDetector::on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   c.bytes = buf.chunk.bytes;
   c.word = buf.requested_bytes;
   c.t = t;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::on_host_release(const BufferInfo& buf, TimeNs t) {
-  QueuedCall c;
-  c.kind = QueuedCall::HostRelease;
+  QueuedCall& c = impl_->next_call(QueuedCall::HostRelease);
   c.buffer = buf.id;
   c.t = t;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::on_pool_free(AgentId a, const Chunk& ch, BufferId buf, TimeNs t) {
-  QueuedCall c;
-  c.kind = QueuedCall::PoolFree;
+  QueuedCall& c = impl_->next_call(QueuedCall::PoolFree);
   c.agent = a;
   c.buffer = buf;
   c.pool = ch.pool;
   c.addr = ch.addr;
   c.bytes = ch.bytes;
   c.t = t;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::on_pool_destroyed(PoolId p, TimeNs t) {
-  QueuedCall c;
-  c.kind = QueuedCall::PoolDestroyed;
+  QueuedCall& c = impl_->next_call(QueuedCall::PoolDestroyed);
   c.pool = p;
   c.t = t;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::on_device_op(const DeviceOpSpan& span) {
-  QueuedCall c;
-  c.kind = QueuedCall::DeviceOp;
+  QueuedCall& c = impl_->next_call(QueuedCall::DeviceOp);
   c.op_kind = span.kind;
   c.word = span.op_seq;
   c.stream = span.stream;
@@ -494,7 +491,7 @@ void RaceDetector::on_device_op(const DeviceOpSpan& span) {
   c.bytes = span.label.size();
   c.t = span.start;
   c.t_end = span.end;
-  impl_->push(c);
+  impl_->commit_call();
 }
 
 void RaceDetector::Impl::drain() {
