@@ -28,12 +28,12 @@ class RaceDetector::Impl : public race::DetectorState {
     if (queue.commit()) drain();
   }
   void drain();
-  void handle_release_sync(AgentId a, std::uint64_t key);
-  void handle_acquire_sync(AgentId a, std::uint64_t key);
-  void handle_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t);
-  void handle_alloc(AgentId a, const BufferInfo& buf, TimeNs t);
-  void handle_host_release(const BufferInfo& buf, TimeNs t);
-  void handle_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t);
+  [[gnu::always_inline]] inline void handle_release_sync(AgentId a, std::uint64_t key);
+  [[gnu::always_inline]] inline void handle_acquire_sync(AgentId a, std::uint64_t key);
+  [[gnu::always_inline]] inline void handle_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t);
+  [[gnu::always_inline]] inline void handle_alloc(AgentId a, const BufferInfo& buf, TimeNs t);
+  [[gnu::always_inline]] inline void handle_host_release(const BufferInfo& buf, TimeNs t);
+  [[gnu::always_inline]] inline void handle_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t);
   void handle_pool_destroyed(PoolId p, TimeNs t);
   void handle_device_op(const DeviceOpSpan& span);
 
