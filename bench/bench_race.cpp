@@ -7,6 +7,7 @@
 //    inside one run; counters give the times (thread CPU time: the machine is shared) and ratios.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <ctime>
 #include <memory>
 #include <string>
@@ -124,8 +125,8 @@ static Scenario loop_scenario(int steps) {
 
 // Runs `sc` under each (policy, guard) of `combos` with detection off, off with a no-op observer
 // attached (the engine's cost of emitting observer calls) and on, alternating inside one benchmark
-// run; counters give the summed per-iteration times (thread CPU time: the machine is shared), the
-// on/off ratio and the latent races found.
+// run; counters give the mean per-iteration times (thread CPU time: the machine is shared), the
+// median of the iterations' on/off ratios (on_off_ratio) and the latent races found.
 using Combo = std::pair<std::string, std::string>;
 static void measure_on_off(benchmark::State& state, const Scenario& sc, const std::vector<Combo>& combos,
                            const Params& params) {
@@ -139,6 +140,7 @@ static void measure_on_off(benchmark::State& state, const Scenario& sc, const st
   }
   struct NoOp : Observer {} noop;
   double secs[3] = {0, 0, 0};  // off, off + no-op observer, on
+  std::vector<double> ratios;  // per iteration: on / off of the same iteration's runs
   std::uint64_t latent = 0;
   auto cpu_now = [] {
     timespec ts{};
@@ -147,6 +149,7 @@ static void measure_on_off(benchmark::State& state, const Scenario& sc, const st
   };
   for (auto _ : state) {
     latent = 0;
+    double iter[3] = {0, 0, 0};
     for (auto& [policy, guard] : runs)
       for (int mode = 0; mode < 3; ++mode) {
         SimOptions o;
@@ -157,16 +160,21 @@ static void measure_on_off(benchmark::State& state, const Scenario& sc, const st
         if (mode == 1) o.observers.push_back(&noop);
         double t0 = cpu_now();
         RunResult r = simulate(sc, *policy, *guard, o);
-        secs[mode] += cpu_now() - t0;
+        iter[mode] += cpu_now() - t0;
         if (mode == 2) latent += r.races_latent;
         benchmark::DoNotOptimize(r.makespan_ns);
       }
+    for (int mode = 0; mode < 3; ++mode) secs[mode] += iter[mode];
+    if (iter[0] > 0) ratios.push_back(iter[2] / iter[0]);
   }
+  // The median of per-iteration ratios: an iteration's off and on runs are a few milliseconds
+  // apart, so a slow phase of the (shared) machine mostly hits both; summed times mix phases.
+  std::sort(ratios.begin(), ratios.end());
   const double n = double(state.iterations());
   state.counters["off_ms"] = secs[0] * 1e3 / n;
   state.counters["noop_obs_ms"] = secs[1] * 1e3 / n;
   state.counters["on_ms"] = secs[2] * 1e3 / n;
-  state.counters["on_off_ratio"] = secs[0] > 0 ? secs[2] / secs[0] : 0;
+  state.counters["on_off_ratio"] = ratios.empty() ? 0 : ratios[ratios.size() / 2];
   state.counters["latent"] = double(latent);
   state.counters["host_ops"] = double(sc.program.ops.size());
   state.counters["runs"] = double(runs.size());
