@@ -28,6 +28,8 @@ class RaceDetector::Impl : public race::DetectorState {
     if (queue.commit()) drain();
   }
   void drain();
+  // The hot handlers are inlined into drain()'s loop: as calls, their entry and exit (a large
+  // frame) showed among drain's hottest instructions, and the scenario ratios dropped about 3 %.
   [[gnu::always_inline]] inline void handle_release_sync(AgentId a, std::uint64_t key);
   [[gnu::always_inline]] inline void handle_acquire_sync(AgentId a, std::uint64_t key);
   [[gnu::always_inline]] inline void handle_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t);
