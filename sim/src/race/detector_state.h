@@ -29,9 +29,9 @@ struct OwnWrite {
   AccessRec write;  // the latest write of this allocation to [begin, end)
 };
 
-/// A pair of allocation instances already counted (latent or manifest), kept on one side's AllocRec:
-/// a racy run counts one pair per racing allocation pair, and a global hash map of them (350 k pairs
-/// in bench_engine's 1 M-op run) cost a cache miss per racing access; the owner's record is hot.
+/// A pair of allocation instances already counted (latent or manifest), kept on one side's AllocRec
+/// (the owner): a racy run counts one pair per racing allocation pair, and a global hash map of them
+/// (350 k pairs in bench_engine's 1 M-op run) cost a cache miss per racing access.
 struct PairRef {
   enum Kind : std::uint8_t { Latent, Manifest };
   std::int32_t other = -1;
@@ -42,12 +42,22 @@ struct PairRef {
 /// One allocation instance (a BufferId may be allocated several times in one run): what findings
 /// and the pool-free path need. The fields every access reads are in AllocHot.
 ///
+/// Latent pairs with one of the 256 instances allocated just before the owner are one bit each
+/// (near_latent): racing allocations are usually close in allocation order (a racy conv-autotune
+/// run: 13.5 k pair lookups, all at distances under 256), and a hash map of them spent more time
+/// growing than answering. Other pairs (manifest, farther latent) are in `pairs`, then the detector's
+/// spilled_pairs map; so are the raw-finding indices of near pairs that have a record
+/// (near_recorded says whether any has).
+///
 /// Both records are trivially destructible (inline arrays, the rare overflow kept in DetectorState
 /// maps): a run's end then frees their blocks without touching every record again.
 struct AllocRec {
-  static constexpr std::size_t kMaxInlinePairs = 4;  // more pairs of one owner go to spilled_pairs
-  std::array<PairRef, kMaxInlinePairs> pairs{};      // counted pairs this instance owns
+  static constexpr std::size_t kMaxInlinePairs = 2;  // more pairs of one owner go to spilled_pairs
+  static constexpr std::int32_t kNearWindow = 256;   // distances in allocation order held as bits
+  std::array<std::uint64_t, kNearWindow / 64> near_latent{};  // bit d-1: latent pair (owner, owner - d) counted
+  std::array<PairRef, kMaxInlinePairs> pairs{};               // other counted pairs this instance owns
   std::uint8_t n_pairs = 0;
+  bool near_recorded = false;
   BufferId buffer = -1;
   Chunk chunk;
   std::uint64_t requested = 0;
@@ -168,9 +178,27 @@ struct DetectorState {
     }
     return clocks[std::size_t(a)];
   }
-  /// The record slot of pair (owner, other, kind) and whether it was just added (not counted yet).
-  std::pair<std::int32_t*, bool> find_or_add_pair(std::int32_t owner, std::int32_t other, PairRef::Kind kind) {
+  /// Pair (owner, other, kind): whether it was just added (not counted yet) and its record slot:
+  /// the raw-finding index the caller sets or reads, or null where the pair has no record (a new
+  /// pair gets a slot only while `with_record`).
+  std::pair<std::int32_t*, bool> find_or_add_pair(std::int32_t owner, std::int32_t other, PairRef::Kind kind,
+                                                  bool with_record) {
     AllocRec& ar = allocs[std::size_t(owner)];
+    const std::uint64_t key = (std::uint64_t(std::uint32_t(owner)) << 32 | std::uint32_t(other)) ^ (std::uint64_t(kind) << 63);
+    const std::int32_t d = owner - other;
+    if (kind == PairRef::Latent && d > 0 && d <= AllocRec::kNearWindow) [[likely]] {
+      std::uint64_t& word = ar.near_latent[std::size_t(d - 1) >> 6];
+      const std::uint64_t bit = std::uint64_t(1) << ((d - 1) & 63);
+      if (word & bit) {
+        if (!ar.near_recorded) return {nullptr, false};
+        auto it = spilled_pairs.find(key);
+        return {it == spilled_pairs.end() ? nullptr : &it->second, false};
+      }
+      word |= bit;
+      if (!with_record) return {nullptr, true};
+      ar.near_recorded = true;
+      return {&spilled_pairs.try_emplace(key, -1).first->second, true};
+    }
     for (std::size_t i = 0; i < ar.n_pairs; ++i)
       if (ar.pairs[i].other == other && ar.pairs[i].kind == kind) return {&ar.pairs[i].record, false};
     if (ar.n_pairs < AllocRec::kMaxInlinePairs) {
@@ -178,7 +206,6 @@ struct DetectorState {
       p = {other, -1, kind};
       return {&p.record, true};
     }
-    const std::uint64_t key = (std::uint64_t(std::uint32_t(owner)) << 32 | std::uint32_t(other)) ^ (std::uint64_t(kind) << 63);
     auto [it, inserted] = spilled_pairs.try_emplace(key, -1);
     return {&it->second, inserted};
   }

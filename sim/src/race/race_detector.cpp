@@ -62,16 +62,16 @@ class RaceDetector::Impl : public race::DetectorState {
     }
     // a pair belongs to its later instance
     auto [slot, inserted] = find_or_add_pair(std::max(earlier.alloc, cur.alloc), std::min(earlier.alloc, cur.alloc),
-                                             race::PairRef::Latent);
+                                             race::PairRef::Latent, keep_record());
     last_pair = key;
     if (!inserted) {
-      last_pair_record = *slot;
-      if (*slot >= 0) raw[std::size_t(*slot)].range = hull(raw[std::size_t(*slot)].range, b, e);
+      last_pair_record = slot ? *slot : -1;
+      if (last_pair_record >= 0) raw[std::size_t(last_pair_record)].range = hull(raw[std::size_t(last_pair_record)].range, b, e);
       return;
     }
     ++latent;
     last_pair_record = -1;
-    if (!keep_record()) return;
+    if (!keep_record()) return;  // (a new pair has a slot whenever a record is kept)
     last_pair_record = *slot = std::int32_t(raw.size());
     RawFinding f;
     f.kind = "latent";
@@ -87,9 +87,9 @@ class RaceDetector::Impl : public race::DetectorState {
   void manifest_corruption(const AccessRec& victim_write, const AccessRec& clobber, const AccessRec& read, Addr b,
                            Addr e) {
     // ordered (victim, clobberer): a swapped pair is a different corruption; the victim owns it
-    auto [slot, inserted] = find_or_add_pair(read.alloc, clobber.alloc, race::PairRef::Manifest);
+    auto [slot, inserted] = find_or_add_pair(read.alloc, clobber.alloc, race::PairRef::Manifest, keep_record());
     if (!inserted) {
-      if (*slot >= 0) raw[std::size_t(*slot)].range = hull(raw[std::size_t(*slot)].range, b, e);
+      if (slot && *slot >= 0) raw[std::size_t(*slot)].range = hull(raw[std::size_t(*slot)].range, b, e);
       return;
     }
     ++manifest;
