@@ -13,9 +13,9 @@
 // contiguous memory; std::map's node allocation, rebalancing and pointer chasing made interval
 // upkeep most of the detector's cost on training-churn.
 //
-// A Hint remembers where a range's first cell was (whole-buffer accesses then skip the search); it
-// is used when the entry there still starts at the range's start (starts are unique), which
-// survives inserts and erases after it.
+// A Hint remembers where a range's first cell was (whole-buffer accesses then skip the search): the
+// position of the first entry ending after the range's start. It is used when it still is that
+// (checked against the entry and the one before it), which survives inserts and erases after it.
 //
 // Ops (a member, it may hold state) says what the cells carry:
 //   void split(CellT& lower, CellT& upper)   // upper was just copied from lower (e.g. own a clock)
@@ -50,7 +50,7 @@ class IntervalMap {
   void for_each(AddrRange r, Hint& hint, F&& f, bool merge = false) {
     if (r.bytes == 0) return;
     const Addr b = r.begin, e = r.end();
-    std::size_t i = hint_at(hint, b) ? hint.index : tile(b, e);
+    std::size_t i = hint_at(hint, b) && entries_[hint.index].start == b ? hint.index : tile(b, e);
     const std::size_t first = i;
     // visit entries while they tile the range; at a gap or an overhanging entry, tile the rest
     for (Addr pos = b; pos < e; ++i) {
@@ -114,11 +114,13 @@ class IntervalMap {
   }
 
   /// Whether pred(cell) holds for every existing cell that overlaps [r.begin, r.end()) (gaps,
-  /// never-visited bytes, are not asked about), changing nothing.
+  /// never-visited bytes, are not asked about), changing no cell. `hint` is updated to the range's
+  /// position (an assign of the same range next then skips the search).
   template <class P>
-  bool all_overlapping(AddrRange r, Hint hint, P&& pred) const {
+  bool all_overlapping(AddrRange r, Hint& hint, P&& pred) const {
     if (r.bytes == 0) return true;
-    std::size_t i = hint_at(hint, r.begin) ? hint.index : first_ending_after(r.begin);
+    if (!hint_at(hint, r.begin)) hint.index = std::uint32_t(first_ending_after(r.begin));
+    std::size_t i = hint.index;
     for (; i < entries_.size() && entries_[i].start < r.end(); ++i)
       if (!pred(cells_[entries_[i].slot])) return false;
     return true;
@@ -145,8 +147,11 @@ class IntervalMap {
     std::uint32_t slot;  // index into cells_
   };
 
-  // The hint still points at the entry starting at `b` (starts are unique).
-  bool hint_at(Hint hint, Addr b) const { return hint.index < entries_.size() && entries_[hint.index].start == b; }
+  // The hint is still the first entry that ends after `b` (entries are sorted and disjoint).
+  bool hint_at(Hint hint, Addr b) const {
+    const std::size_t i = hint.index;
+    return i < entries_.size() && entries_[i].end > b && (i == 0 || entries_[i - 1].end <= b);
+  }
 
   std::uint32_t new_slot(CellT&& c) {
     if (!free_slots_.empty()) {
