@@ -6,6 +6,7 @@
 #include <string>
 
 #include "allocsim/engine/interpreter.h"
+#include "allocsim/race/race_detector.h"
 #include "sim_pool.h"
 
 namespace allocsim {
@@ -15,8 +16,9 @@ constexpr std::size_t kMaxWarnings = 200;
 constexpr std::size_t kMaxLeakRecords = 3;
 }  // namespace
 
-SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser, std::vector<Observer*> observers)
-    : program_(program), config_(std::move(config)), chooser_(chooser), observers_(std::move(observers)) {
+SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser, std::vector<Observer*> observers,
+                     RaceDetector* races)
+    : program_(program), config_(std::move(config)), chooser_(chooser), observers_(std::move(observers)), races_(races) {
   if (program.streams.empty()) {
     streams_.push_back(Stream{});
     streams_.back().name = "compute";
@@ -26,7 +28,7 @@ SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser,
     streams_.back().name = spec.name;
   }
   for (std::size_t s = 0; s < streams_.size(); ++s)
-    for (Observer* o : observers_) o->on_stream_created(StreamId(s), streams_[s].name);
+    emit([&](auto& o) { o.on_stream_created(StreamId(s), streams_[s].name); });
   records_.push_back(Record{kNoEvent, kNoStream, true});  // record 0: "never recorded", always complete
   sem_free_ = config_.semaphore;
   release_time_.assign(program.buffer_names.size(), -1);
@@ -55,7 +57,7 @@ void SimDevice::run(Interpreter& interpreter) {
     dispatch(e);
   }
   last_time_ = std::max({now_, host_now_, cb_now_});
-  for (Observer* o : observers_) o->on_end(last_time_);
+  emit([&](auto& o) { o.on_end(last_time_); });
 }
 
 void SimDevice::dispatch(const QueuedEvent& e) {
@@ -198,7 +200,7 @@ void SimDevice::host_resume(std::uint64_t gen) {
     waking_ = false;
     host_now_ = std::max(host_now_, now_);
     host_stall_ += host_now_ - from;
-    for (Observer* o : observers_) o->on_host_blocked(from, host_now_, why);
+    emit([&](auto& o) { o.on_host_blocked(from, host_now_, why); });
   }
   host_now_ = std::max(host_now_, now_);
   host_run();
@@ -291,7 +293,7 @@ void SimDevice::advance(StreamId s) {
       case StreamOp::Kind::Device:
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         for (const DeviceAccess& a : op.dev.reads)
-          for (Observer* o : observers_) o->on_access(me, op.op_seq, a.alloc, a.range, false, now_);
+          emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, false, now_); });
         st.busy = true;
         st.op_start = now_;
         queue_.push(now_ + std::max<TimeNs>(op.dev.duration, 0), kOpEnd, s);
@@ -301,7 +303,7 @@ void SimDevice::advance(StreamId s) {
         const std::uint64_t rec = op.rec;
         release(me, sync_key(SyncKind::Event, rec));
         const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "event-record", now_, now_};
-        for (Observer* o : observers_) o->on_device_op(span);
+        emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         complete_record(rec);
         continue;
@@ -317,7 +319,7 @@ void SimDevice::advance(StreamId s) {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         acquire(me, sync_key(SyncKind::Event, op.rec));
         const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "event-wait", since, now_};
-        for (Observer* o : observers_) o->on_device_op(span);
+        emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         continue;
       }
@@ -337,9 +339,9 @@ void SimDevice::op_end(StreamId s) {
   StreamOp& op = st.ops.front();
   const AgentId me = stream_agent(s);
   for (const DeviceAccess& a : op.dev.writes)
-    for (Observer* o : observers_) o->on_access(me, op.op_seq, a.alloc, a.range, true, now_);
+    emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, true, now_); });
   const DeviceOpSpan span{op.op_seq, s, op.dev.kind, op.dev.label, st.op_start, now_};
-  for (Observer* o : observers_) o->on_device_op(span);
+  emit([&](auto& o) { o.on_device_op(span); });
   st.ops.pop_front();
   st.busy = false;
   advance(s);
@@ -350,7 +352,7 @@ void SimDevice::handoff(StreamId s) {
   StreamOp& op = st.ops.front();
   release(stream_agent(s), sync_key(SyncKind::CallbackHandoff, op.rec));
   const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "callback-marker", st.op_start, now_};
-  for (Observer* o : observers_) o->on_device_op(span);
+  emit([&](auto& o) { o.on_device_op(span); });
   callbacks_.push_back(Callback{op.rec, std::move(op.fn), std::move(op.what)});
   st.ops.pop_front();
   st.busy = false;
@@ -388,7 +390,7 @@ void SimDevice::callback_try() {
 
 void SimDevice::callback_done() {
   cb_busy_ = false;
-  for (Observer* o : observers_) o->on_callback_run(cb_start_, now_, cb_running_);
+  emit([&](auto& o) { o.on_callback_run(cb_start_, now_, cb_running_); });
   callback_try();
   if (!cb_busy_) check_host_wait();
 }
@@ -413,7 +415,7 @@ StreamId SimDevice::callback_stream(StreamId source) {
   st.name = "callback(" + streams_[std::size_t(source)].name + ")";
   streams_.push_back(std::move(st));
   streams_[std::size_t(source)].callback_stream = id;
-  for (Observer* o : observers_) o->on_stream_created(id, streams_.back().name);
+  emit([&](auto& o) { o.on_stream_created(id, streams_.back().name); });
   return id;
 }
 
@@ -566,7 +568,7 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   sp->bfc().deallocate(chunk.addr);
   ++frees_;
   settle();
-  for (Observer* o : observers_) o->on_pool_free(agent(), chunk, buffer, t);
+  emit([&](auto& o) { o.on_pool_free(agent(), chunk, buffer, t); });
   update_memory(t);
   if (wait_ == HostWait::PoolFree && wait_pool_ == p && !waking_) host_wake(t + config_.platform.sync_wakeup_ns);
 }
@@ -577,7 +579,7 @@ void SimDevice::destroy_pool(PoolId p) {
   pool_destroyed_[p] = true;
   pools_[p].reset();
   const TimeNs t = agent_now();
-  for (Observer* o : observers_) o->on_pool_destroyed(p, t);
+  emit([&](auto& o) { o.on_pool_destroyed(p, t); });
   update_memory(t);
 }
 
@@ -602,7 +604,7 @@ void SimDevice::update_memory(TimeNs t) {
   if (m.live > peak_live_) peak_live_ = m.live, peak_live_t_ = t;
   if (m.pending > peak_pending_) peak_pending_ = m.pending, peak_pending_t_ = t;
   if (m.pool > peak_pool_) peak_pool_ = m.pool, peak_pool_t_ = t;
-  for (Observer* o : observers_) o->on_memory(t, m);
+  emit([&](auto& o) { o.on_memory(t, m); });
 }
 
 // ======================================================================= Device
@@ -627,7 +629,7 @@ void SimDevice::note_alloc(const BufferInfo& buf) {
   mem_.live += buf.requested_bytes;
   allocations_[chunk_key(buf.chunk.pool, buf.chunk.addr)] = AllocRecord{buf.id, buf.requested_bytes, false};
   const TimeNs t = agent_now();
-  for (Observer* o : observers_) o->on_alloc(agent(), buf, t);
+  emit([&](auto& o) { o.on_alloc(agent(), buf, t); });
   update_memory(t);
 }
 
@@ -640,7 +642,7 @@ void SimDevice::note_host_release(const BufferInfo& buf) {
     mem_.pending += it->second.requested;
   }
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;
-  for (Observer* o : observers_) o->on_host_release(buf, t);
+  emit([&](auto& o) { o.on_host_release(buf, t); });
   // Emission deferred: if the host's next backend call is this chunk's pool_free (immediate), the
   // bytes go live -> free in one emission and pending never shows. Any other call, a block, a
   // yield or the end of the program flushes it at time t (flush_release_emit).
@@ -697,11 +699,11 @@ std::string SimDevice::buffer_name(BufferId b) const {
 }
 
 void SimDevice::release(AgentId a, std::uint64_t key) {
-  for (Observer* o : observers_) o->on_release_sync(a, key);
+  emit([&](auto& o) { o.on_release_sync(a, key); });
 }
 
 void SimDevice::acquire(AgentId a, std::uint64_t key) {
-  for (Observer* o : observers_) o->on_acquire_sync(a, key);
+  emit([&](auto& o) { o.on_acquire_sync(a, key); });
 }
 
 // ======================================================================= results, diagnostics

@@ -36,7 +36,6 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
       ro.max_findings = options.max_findings;
       ro.to_stderr = options.findings_to_stderr;
       races = std::make_unique<RaceDetector>(ro);
-      observers.push_back(races.get());
     }
     observers.insert(observers.end(), options.observers.begin(), options.observers.end());
 
@@ -47,7 +46,7 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
     config.semaphore = options.semaphore;
     config.max_findings = options.max_findings;
     config.max_events = options.max_events;
-    SimDevice device(scenario.program, config, *chooser, std::move(observers));
+    SimDevice device(scenario.program, config, *chooser, std::move(observers), races.get());
     Interpreter interpreter(scenario.program, device, policy, guard);
     device.run(interpreter);
     device.fill(r);

@@ -52,6 +52,7 @@
 
 #include "allocsim/core/observer.h"
 #include "allocsim/core/result.h"
+#include "allocsim/race/call_queue.h"
 
 namespace allocsim {
 
@@ -62,7 +63,10 @@ struct RaceOptions {
 
 /// Latent races (happens-before, vector clocks over host, callback thread, streams) and manifest
 /// corruption (timeline shadow memory) from the Observer stream of one run.
-class RaceDetector : public Observer {
+///
+/// The calls are queued (call_queue.h) and handled a batch at a time; they are defined here so that
+/// a caller holding a RaceDetector (final) inlines them.
+class RaceDetector final : public Observer {
  public:
   explicit RaceDetector(RaceOptions options = {});
   ~RaceDetector() override;
@@ -74,18 +78,88 @@ class RaceDetector : public Observer {
   void finish(RunResult& result);
 
   void on_stream_created(StreamId s, std::string_view name) override;
-  void on_release_sync(AgentId a, std::uint64_t key) override;
-  void on_acquire_sync(AgentId a, std::uint64_t key) override;
-  void on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) override;
-  void on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) override;
-  void on_host_release(const BufferInfo& buf, TimeNs t) override;
-  void on_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t) override;
-  void on_pool_destroyed(PoolId p, TimeNs t) override;
-  void on_device_op(const DeviceOpSpan& span) override;
+  void on_release_sync(AgentId a, std::uint64_t key) override {
+    race::QueuedCall& c = next_call(race::QueuedCall::Release);
+    c.agent = a;
+    c.word = key;
+    commit_call();
+  }
+  void on_acquire_sync(AgentId a, std::uint64_t key) override {
+    race::QueuedCall& c = next_call(race::QueuedCall::Acquire);
+    c.agent = a;
+    c.word = key;
+    commit_call();
+  }
+  void on_access(AgentId a, std::uint64_t op_seq, BufferId alloc, AddrRange range, bool write, TimeNs t) override {
+    race::QueuedCall& c = next_call(write ? race::QueuedCall::Write : race::QueuedCall::Read);
+    c.agent = a;
+    c.word = op_seq;
+    c.buffer = alloc;
+    c.addr = range.begin;
+    c.bytes = range.bytes;
+    c.t = t;
+    commit_call();
+  }
+  void on_alloc(AgentId a, const BufferInfo& buf, TimeNs t) override {
+    race::QueuedCall& c = next_call(race::QueuedCall::Alloc);
+    c.agent = a;
+    c.buffer = buf.id;
+    c.stream = buf.alloc_stream;
+    c.pool = buf.chunk.pool;
+    c.addr = buf.chunk.addr;
+    c.bytes = buf.chunk.bytes;
+    c.word = buf.requested_bytes;
+    c.t = t;
+    commit_call();
+  }
+  void on_host_release(const BufferInfo& buf, TimeNs t) override {
+    race::QueuedCall& c = next_call(race::QueuedCall::HostRelease);
+    c.buffer = buf.id;
+    c.t = t;
+    commit_call();
+  }
+  void on_pool_free(AgentId a, const Chunk& ch, BufferId buf, TimeNs t) override {
+    race::QueuedCall& c = next_call(race::QueuedCall::PoolFree);
+    c.agent = a;
+    c.buffer = buf;
+    c.pool = ch.pool;
+    c.addr = ch.addr;
+    c.bytes = ch.bytes;
+    c.t = t;
+    commit_call();
+  }
+  void on_pool_destroyed(PoolId p, TimeNs t) override {
+    race::QueuedCall& c = next_call(race::QueuedCall::PoolDestroyed);
+    c.pool = p;
+    c.t = t;
+    commit_call();
+  }
+  void on_device_op(const DeviceOpSpan& span) override {
+    race::QueuedCall& c = next_call(race::QueuedCall::DeviceOp);
+    c.op_kind = span.kind;
+    c.word = span.op_seq;
+    c.stream = span.stream;
+    c.addr = Addr(reinterpret_cast<std::uintptr_t>(span.label.data()));  // labels outlive the run (observer.h)
+    c.bytes = span.label.size();
+    c.t = span.start;
+    c.t_end = span.end;
+    commit_call();
+  }
 
   class Impl;
 
  private:
+  race::QueuedCall& next_call(race::QueuedCall::Kind kind) {
+    race::QueuedCall& c = queue_.next();
+    c.kind = kind;
+    return c;
+  }
+  void commit_call() {
+    if (queue_.commit()) drain();
+  }
+  void drain();  // handles the queued calls, in order, and empties the queue
+
+  race::CallQueue queue_;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -10,6 +10,10 @@
 // Nothing is lost or reordered: calls are replayed in arrival order, and the detector reports only
 // at finish(), which drains the queue first. Calls whose arguments may not outlive the call (a
 // stream's name) drain the queue and are handled at once.
+//
+// Public (the detector's header fills records inline): an engine that holds the detector as a
+// RaceDetector, not an Observer, then pays a few stores per call instead of a virtual call
+// (sim_device.h).
 #pragma once
 #include <array>
 #include <cstddef>
