@@ -310,7 +310,8 @@ void RaceDetector::Impl::handle_access(AgentId a, std::uint64_t op_seq, BufferId
 void RaceDetector::Impl::handle_alloc(AgentId a, const BufferInfo& buf, TimeNs t) {
   if (a < 0 || buf.id < 0) return;
   Impl& d = *this;
-  if (std::size_t(buf.id) >= d.latest_of.size()) d.latest_of.resize(std::size_t(buf.id) + 1, -1);
+  if (std::size_t(buf.id) >= d.latest_of.size())  // geometric: buffer ids arrive one by one
+    d.latest_of.resize(std::max(std::size_t(buf.id) + 1, 2 * d.latest_of.size()), -1);
   const std::int32_t inst = std::int32_t(d.allocs.size());
   AllocRec& rec = d.allocs.emplace_back();
   rec.buffer = buf.id;
