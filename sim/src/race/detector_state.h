@@ -52,7 +52,9 @@ struct PairRef {
 /// Both records are trivially destructible (inline arrays, the rare overflow kept in DetectorState
 /// maps): a run's end then frees their blocks without touching every record again.
 struct AllocRec {
-  static constexpr std::size_t kMaxInlinePairs = 2;  // more pairs of one owner go to spilled_pairs
+  // one inline pair keeps the record at 128 bytes (two made it 136, and bench_engine's 1 M-op run,
+  // which touches a record per allocation, 5 % slower); more pairs of one owner go to spilled_pairs
+  static constexpr std::size_t kMaxInlinePairs = 1;
   static constexpr std::int32_t kNearWindow = 256;   // distances in allocation order held as bits
   std::array<std::uint64_t, kNearWindow / 64> near_latent{};  // bit d-1: latent pair (owner, owner - d) counted
   std::array<PairRef, kMaxInlinePairs> pairs{};               // other counted pairs this instance owns
@@ -80,6 +82,7 @@ struct AllocHot {
   OwnWrite own_write;          // usually the only one: whole-buffer writes
 };
 
+static_assert(sizeof(AllocRec) <= 128, "AllocRec grew past two cache lines (see kMaxInlinePairs)");
 static_assert(std::is_trivially_destructible_v<AllocRec> && std::is_trivially_destructible_v<AllocHot>,
               "allocation records are freed with their blocks, not one by one");
 
