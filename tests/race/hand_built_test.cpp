@@ -1,5 +1,7 @@
 // Hand-built observer sequences whose answer is known (issue 4 acceptance): the seed's autotuner
 // use-after-free, its fixes (stream wait, host sync), same-stream reuse, partial overlaps, lifetime bugs.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "allocsim/race/race_detector.h"
@@ -166,30 +168,46 @@ TEST_CASE("a chunk spanning parts of two freed chunks races with both") {
   CHECK(ranges[1].bytes == 2048);
 }
 
-TEST_CASE("one allocation racing with 40 freed ones counts 40 pairs (past the per-allocation pair list)") {
-  // 40 buffers written on compute (still running when the host frees them), then one chunk over all
-  // of them zeroed on the autotune stream: 40 latent pairs, all owned by the new allocation.
-  constexpr int kOld = 40;
+TEST_CASE("one allocation racing with many freed ones counts each pair once, near and far") {
+  // kOld buffers written on compute (still running when the host frees them), then one chunk over
+  // all of them zeroed on the autotune stream: kOld latent pairs, all owned by the new allocation.
+  // 40 stays within the owner's window of near pairs (256 allocations back); 300 also goes past it
+  // (and past max_findings, so some counted pairs have a record and some do not).
+  const int kOld = GENERATE(40, 300);
+  constexpr std::size_t kRecords = 100;
   SyntheticEngine e;
   e.stream(kCompute, "compute");
   e.stream(kAutotune, "autotune");
+  // host: each old buffer is allocated, written (enqueued), released and freed; then the new one.
+  // The writes run on compute after the first zeroing, the second zeroing after them.
+  const TimeNs host_end = TimeNs(kOld) * 4;
   for (int i = 0; i < kOld; ++i) {
-    e.alloc(0, i, kCompute, Addr(i) * 256, 256);
-    auto w = e.enqueue(1 + i);
-    e.op(w, kCompute, 1000 + i, 1001 + i, {}, {{i}});
-    e.release(100, i);
-    e.pool_free(100, kHostAgent, i);
+    const TimeNs h = TimeNs(i) * 4;
+    e.alloc(h, i, kCompute, Addr(i) * 256, 256);
+    auto w = e.enqueue(h + 1);
+    e.op(w, kCompute, 100000 + i, 100001 + i, {}, {{i}});
+    e.release(h + 2, i);
+    e.pool_free(h + 3, kHostAgent, i);
   }
-  e.alloc(101, kOld, kAutotune, 0, kOld * 256);
-  auto z = e.enqueue(102);
-  e.op(z, kAutotune, 200, 210, {}, {{kOld}}, "memset");
-  auto z2 = e.enqueue(103);  // and again: every pair is found again, none counted twice
-  e.op(z2, kAutotune, 2000, 2010, {}, {{kOld}}, "memset");
-  RaceDetector d({100, false});
+  e.alloc(host_end, kOld, kAutotune, 0, Addr(kOld) * 256);
+  auto z = e.enqueue(host_end + 1);
+  e.op(z, kAutotune, host_end + 10, host_end + 20, {}, {{kOld}}, "memset");
+  auto z2 = e.enqueue(host_end + 2);  // and again: every pair is found again, none counted twice
+  e.op(z2, kAutotune, 200000, 200010, {}, {{kOld}}, "memset");
+  RaceDetector d({kRecords, false});
   e.play(d);
   RunResult r;
   d.finish(r);
-  CHECK(r.races_latent == kOld);
+  CHECK(r.races_latent == std::uint64_t(kOld));
+  // each record's range is exactly its old buffer's bytes (found twice, hull unchanged)
+  std::size_t latent_records = 0;
+  for (const Finding& f : r.findings) {
+    if (f.kind != "latent") continue;
+    ++latent_records;
+    CHECK(f.range.bytes == 256);
+    CHECK(f.range.begin % 256 == 0);
+  }
+  CHECK(latent_records == std::min<std::size_t>(std::size_t(kOld), kRecords));
 }
 
 TEST_CASE("a deferred free by the callback thread after compute drains orders the reuse") {
