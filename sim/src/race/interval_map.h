@@ -50,7 +50,8 @@ class IntervalMap {
   void for_each(AddrRange r, Hint& hint, F&& f, bool merge = false) {
     if (r.bytes == 0) return;
     const Addr b = r.begin, e = r.end();
-    std::size_t i = hint_at(hint, b) && entries_[hint.index].start == b ? hint.index : tile(b, e);
+    // (an entry starting at b is the range's position; starts are unique)
+    std::size_t i = hint.index < entries_.size() && entries_[hint.index].start == b ? hint.index : tile(b, e);
     const std::size_t first = i;
     // visit entries while they tile the range; at a gap or an overhanging entry, tile the rest
     for (Addr pos = b; pos < e; ++i) {

@@ -27,7 +27,8 @@
 
 namespace allocsim::race {
 
-/// One observer call, in one cache line. Which fields hold what depends on `kind` (see the makers).
+/// One observer call, in one cache line. Which fields hold what depends on `kind` (RaceDetector's
+/// on_* calls in race_detector.h fill them).
 struct QueuedCall {
   enum Kind : std::uint8_t { Release, Acquire, Read, Write, Alloc, HostRelease, PoolFree, PoolDestroyed, DeviceOp };
   Kind kind = Release;
@@ -47,7 +48,7 @@ struct QueuedCall {
 };
 static_assert(sizeof(QueuedCall) == 64, "one cache line per queued call");
 
-/// A fixed batch of calls; push() says when it is full.
+/// A fixed batch of calls; commit() says when it is full.
 class CallQueue {
  public:
   static constexpr std::size_t kBatch = 1024;  // 64 KiB (in the second-level cache): 256 and 4096 measured slower
