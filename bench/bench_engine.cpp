@@ -1,4 +1,4 @@
-// Engine benchmarks (DESIGN.md section 9): the event queue's raw throughput (target >= 20 M
+// Engine benchmarks (docs/design.md section 9): the event queue's raw throughput (target >= 20 M
 // simple events/s on the 2-core build machine), and a 1 M-op scenario end to end through
 // simulate() with a test-only immediate policy, with and without race detection.
 #include <benchmark/benchmark.h>

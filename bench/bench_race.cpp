@@ -1,4 +1,4 @@
-// Race detector cost (DESIGN.md section 9: detection on <= 1.5x the run time with it off).
+// Race detector cost (docs/design.md section 9: detection on <= 1.5x the run time with it off).
 //  - BM_DetectorPerAccess: the detector alone on a synthetic observer stream shaped like a
 //    training loop (enqueue edge, stream acquire, whole-buffer read and write, frees and re-allocs
 //    at overlapping addresses, an event edge per iteration); items = accesses.

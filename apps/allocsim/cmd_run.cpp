@@ -1,5 +1,5 @@
 // `allocsim run SCENARIO`: one scenario under one policy and guard; prints a short summary and
-// optionally writes the result JSON (DESIGN.md section 6) and a Perfetto timeline.
+// optionally writes the result JSON (docs/design.md section 6) and a Perfetto timeline.
 // Exit status: 0 ok; 1 only with --fail-on-race when a latent or manifest race was found or the run
 // did not complete; 2 bad input (unknown scenario/policy/guard, bad --set, unreadable or
 // unwritable files). Output paths are checked before the run, so a long run never ends in
@@ -106,7 +106,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       ->check(CLI::Range(1, 1 << 20));
   sub.add_option("--seed", a->seed, "random seed (default: the scenario's)");
   sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
-  sub.add_option("--json", a->json_path, "write the result object (DESIGN.md section 6) to FILE");
+  sub.add_option("--json", a->json_path, "write the result object (docs/design.md section 6) to FILE");
   sub.add_option("--trace", a->trace_path, "write a Perfetto / Chrome trace JSON timeline to FILE");
   sub.add_option("--platform", a->platform_path, "platform profile JSON (from allocsim-hw calibrate)");
   sub.add_flag("--no-races", a->no_races, "turn the race detector off (faster; races are not counted)");

@@ -1,4 +1,4 @@
-// The name registry of free policies and guards (DESIGN.md section 4: the names are a contract).
+// The name registry of free policies and guards (docs/design.md section 4: the names are a contract).
 // An explicit table, in registration order: adding a policy = one file + one row here.
 #include <array>
 

@@ -6,7 +6,7 @@ namespace allocsim {
 
 const std::vector<BuiltinSource>& builtin_scenario_sources() {
   static const std::vector<BuiltinSource> sources = {
-    {"conv-autotune", R"yaml(# conv-autotune: the JAX testConvGeneralDilated story (DESIGN.md section 8).
+    {"conv-autotune", R"yaml(# conv-autotune: the JAX testConvGeneralDilated story (docs/design.md section 8).
 #
 # A training loop runs on the compute stream, one execution per step under the compute semaphore.
 # Each step's backward-filter pass computes dW through intermediates (an im2col buffer and a
@@ -97,7 +97,7 @@ program:
 # host runs ahead: with `--semaphore 1` compute is idle at each trial's start and the memset lands
 # before the copy every time (the H200 saw 100/100 corrupted); with 32 the host runs ahead and the
 # zeroing usually lands before the fill (2-3/50 corrupted), but the latent race is there in every
-# trial. DESIGN.md section 7.
+# trial. docs/design.md section 7.
 name: seed-repro
 description: "PR #979 reproducer: X freed once its last use is enqueued; the autotuner re-gets and zeroes its bytes"
 params:

@@ -49,7 +49,7 @@ class ProgramBuilder {
 
 inline constexpr StreamId kCompute = 0, kAutotune = 1;
 
-/// The hazard of DESIGN.md section 7 in its smallest form: fill X on compute, a long kernel, read X
+/// The hazard of docs/design.md section 7 in its smallest form: fill X on compute, a long kernel, read X
 /// on compute, the host releases X, then the autotune stream (non-compute: the guard applies)
 /// allocates the same size and memsets it.
 inline Scenario seed_scenario() {

@@ -1,4 +1,4 @@
-// The name registry: names and order are a contract (DESIGN.md section 4), every entry constructs
+// The name registry: names and order are a contract (docs/design.md section 4), every entry constructs
 // an object reporting the same name, unknown names give nullptr.
 #include <catch2/catch.hpp>
 

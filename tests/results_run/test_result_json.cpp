@@ -1,4 +1,4 @@
-// result_to_json / result_columns / result_row: the DESIGN.md section 6 contract, checked on a
+// result_to_json / result_columns / result_row: the docs/design.md section 6 contract, checked on a
 // hand-filled RunResult with distinct values so a field wired to the wrong member shows up.
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>

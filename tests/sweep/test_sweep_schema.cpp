@@ -1,4 +1,4 @@
-// results.csv / results.json schema: DESIGN.md section 6 columns first and in contract order,
+// results.csv / results.json schema: docs/design.md section 6 columns first and in contract order,
 // one row per run in job order, and the JSON carrying the same values as the CSV.
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
@@ -33,7 +33,7 @@ fs::path fresh_dir(const std::string& name) {
   return d;
 }
 
-// DESIGN.md section 6, copied here on purpose: the test fails if the writer drifts from it.
+// docs/design.md section 6, copied here on purpose: the test fails if the writer drifts from it.
 const std::vector<std::string> kContract = {
     "scenario", "policy", "guard", "semaphore", "seed", "races.latent", "races.manifest",
     "memory.peak_bytes_in_use", "memory.peak_live_bytes", "memory.peak_pending_bytes", "memory.peak_pool_bytes",

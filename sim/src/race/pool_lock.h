@@ -1,4 +1,4 @@
-// The pool's lock as happens-before (DESIGN.md section 3): a pool free publishes the freeing
+// The pool's lock as happens-before (docs/design.md section 3): a pool free publishes the freeing
 // agent's clock on the freed bytes, and an allocation that overlaps them acquires every clock
 // published there.
 //

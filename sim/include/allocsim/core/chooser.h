@@ -1,4 +1,4 @@
-// Every nondeterministic choice of a run goes through a Chooser (DESIGN.md section 10), so a
+// Every nondeterministic choice of a run goes through a Chooser (docs/design.md section 10), so a
 // schedule explorer can replace the default seeded random source without touching the engine.
 #pragma once
 #include <cstdint>

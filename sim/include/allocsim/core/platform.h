@@ -1,5 +1,5 @@
 // Platform profile: the host/device costs the simulator charges. Defaults are the H200 medians in
-// DESIGN.md section 7 (HIP on NVIDIA); `allocsim-hw calibrate` writes a measured replacement that
+// docs/design.md section 7 (HIP on NVIDIA); `allocsim-hw calibrate` writes a measured replacement that
 // `allocsim run --platform FILE` loads (results/platform_io.h reads/writes it as JSON).
 #pragma once
 #include "allocsim/core/types.h"

@@ -59,7 +59,7 @@ struct RegistryEntry {
   std::string description;  // one line, for `allocsim list`
 };
 
-/// Registries (policies/src/registry.cpp). Names are a contract (DESIGN.md section 4).
+/// Registries (policies/src/registry.cpp). Names are a contract (docs/design.md section 4).
 std::unique_ptr<FreePolicy> make_policy(std::string_view name, const Params& params);  // nullptr if unknown
 std::unique_ptr<Guard> make_guard(std::string_view name, const Params& params);        // nullptr if unknown
 std::vector<RegistryEntry> list_policies();  // in registration order: immediate first

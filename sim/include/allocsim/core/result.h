@@ -1,4 +1,4 @@
-// The result of one run: the object `allocsim run --json` writes (DESIGN.md section 6, a contract)
+// The result of one run: the object `allocsim run --json` writes (docs/design.md section 6, a contract)
 // and one row of a sweep's results.csv. results/ serialises it; sim/ and hw/ fill it.
 #pragma once
 #include <cstdint>

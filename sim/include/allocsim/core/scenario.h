@@ -10,7 +10,7 @@
 
 namespace allocsim {
 
-/// The device's memory and the BFC pool options (DESIGN.md section 5).
+/// The device's memory and the BFC pool options (docs/design.md section 5).
 struct DeviceSpec {
   std::uint64_t memory_limit = std::uint64_t(64) << 30;  // pool memory limit, bytes
   bool allow_growth = false;        // false: one region of the whole limit at first allocation (XLA)

@@ -4,7 +4,7 @@
 //
 // Why 4-ary and array-based: a 4-ary heap halves the depth of a binary heap and keeps the four
 // children of a node in one or two cache lines; with 32-byte POD entries in one std::vector there
-// is no per-event allocation (the vector only grows). DESIGN.md section 9 measures this layout at
+// is no per-event allocation (the vector only grows). docs/design.md section 9 measures this layout at
 // 20-40 M events/s on the 2-core build machine; node-based heaps are 2.5-6x slower.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The sim backend: a Device in integer-nanosecond virtual time (DESIGN.md section 3).
+// The sim backend: a Device in integer-nanosecond virtual time (docs/design.md section 3).
 //
 // Entities, each advanced only by events popped from one EventQueue (time, seq):
 //  - host thread: executes Plans (engine/interpreter.h). Do steps charge host time from the

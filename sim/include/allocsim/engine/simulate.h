@@ -22,7 +22,7 @@ struct SimOptions {
   std::vector<Observer*> observers;  // extra observers (trace writer, tests)
   std::uint64_t max_events = 0;      // 0 = unbounded; a bound turns a livelock into an error
   /// Every random choice of the run (durations, injected failures). nullptr: a seeded chooser from
-  /// `seed`. A schedule explorer (DESIGN.md section 10) passes its own.
+  /// `seed`. A schedule explorer (docs/design.md section 10) passes its own.
   Chooser* chooser = nullptr;
 };
 

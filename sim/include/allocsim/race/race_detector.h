@@ -1,4 +1,4 @@
-// The race detector (issue 4; DESIGN.md section 3): a pure Observer that finds
+// The race detector (issue 4; docs/design.md section 3): a pure Observer that finds
 //  - latent races: two accesses to overlapping bytes by DIFFERENT allocations that happens-before
 //    does not order (write-write, write-read, read-write). Timing-independent: a bug even when this
 //    run's timing hid it. Happens-before = vector clocks over the host thread, the callback thread
