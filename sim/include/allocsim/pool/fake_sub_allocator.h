@@ -1,6 +1,6 @@
 // FakeSubAllocator: deterministic region addresses for the simulator, touching no memory.
 //
-// Mirrors the oracle harness's fake (../shared/data/tsl_bfc/README.md): the first region starts
+// Mirrors the oracle harness's fake (tests/data/tsl_bfc/README.md): the first region starts
 // at `base`; each next one at the first multiple of max(2 MiB, alignment) at or after the end of
 // the previous one. Addresses are never reused, not even after a region is freed, so a stale
 // pointer into a collected region can never alias a newer one. It never fails unless a
