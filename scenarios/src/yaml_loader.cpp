@@ -111,6 +111,10 @@ class YamlScenarioLoader {
   }
 
   void check_keys(const YAML::Node& map, std::initializer_list<std::string_view> allowed, const std::string& what) const {
+    check_keys(map, std::vector<std::string_view>(allowed), what);
+  }
+
+  void check_keys(const YAML::Node& map, const std::vector<std::string_view>& allowed, const std::string& what) const {
     std::vector<std::string> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
       if (!it->first.IsScalar()) fail(it->first, "keys of " + what + " must be plain words");
@@ -270,15 +274,9 @@ class YamlScenarioLoader {
   }
 
   void apply_param_overrides() {
-    std::string declared;
-    for (const auto& k : param_order_) declared += (declared.empty() ? "" : " ") + k;
-    for (const auto& [key, value] : overrides_.all()) {
-      if (vars_.count(key)) {
-        vars_[key] = value;
-      } else if (!scenario_detail::is_well_known_key(key) && !scenario_detail::is_policy_key(key)) {
-        scenario_detail::throw_unknown_set_key(key, declared);
-      }
-    }
+    scenario_detail::check_set_keys(overrides_, param_order_);
+    for (const auto& [key, value] : overrides_.all())
+      if (vars_.count(key)) vars_[key] = value;
     for (const auto& k : param_order_) scenario_.params.set(k, vars_[k]);
   }
 
@@ -319,21 +317,16 @@ class YamlScenarioLoader {
 
   void parse_platform(const YAML::Node& n) {
     if (!n.IsMap()) fail(n, "expected a map for 'platform', got " + node_kind(n));
-    check_keys(n, {"launch_overhead_ns", "event_record_ns", "event_query_ns", "stream_wait_ns", "callback_enqueue_ns",
-                   "callback_latency_ns", "callback_run_ns", "host_alloc_ns", "host_free_ns", "sync_wakeup_ns",
-                   "spin_ns_per_cycle"}, "platform");
+    static const std::vector<std::string_view> keys = [] {
+      std::vector<std::string_view> k;
+      for (const PlatformField& f : kPlatformFields) k.emplace_back(f.name);
+      return k;
+    }();
+    check_keys(n, keys, "platform");
     for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.Scalar();
-      if (key == "spin_ns_per_cycle") {
-        double v = number(it->second, UnitKind::None, key);
-        if (!(v > 0)) fail(it->second, "spin_ns_per_cycle must be positive");
-        scenario_.platform.spin_ns_per_cycle = v;
-        continue;
-      }
-      double v = number(it->second, UnitKind::Time, key);
-      if (v < 0) fail(it->second, "negative duration: '" + key + "' is " + std::to_string(v) + " ns");
-      if (v > 1e15) fail(it->second, "'" + key + "' is longer than 10^15 ns");
-      scenario_detail::apply_well_known(scenario_, key, std::floor(v));
+      const PlatformField& f = *find_platform_field(it->first.Scalar());
+      const double v = number(it->second, f.ns ? UnitKind::Time : UnitKind::None, f.name);
+      if (std::string why = set_platform_field(scenario_.platform, f, v); !why.empty()) fail(it->second, why);
     }
   }
 
