@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "allocsim/core/seeds.h"
 #include "allocsim/scenarios/loader.h"
 
 namespace allocsim {
@@ -48,7 +49,7 @@ void apply_well_known(Scenario& s, const std::string& key, double v) {
   if (const PlatformField* f = find_platform_field(key)) {
     if (std::string why = set_platform_field(s.platform, *f, v); !why.empty()) throw ScenarioError("--set", 0, 0, why);
   } else if (key == "seed") {
-    if (!(v >= 0) || v > 9007199254740992.0 || v != std::floor(v)) bad_value(key, v, "a whole number >= 0");
+    if (!(v >= 0) || v > double(seeds::kMax) || v != std::floor(v)) bad_value(key, v, "a whole number from 0 to 2^53");
     s.seed = static_cast<std::uint64_t>(v);
   } else if (key == "semaphore") {
     if (!(v >= 1) || v > 1e6 || v != std::floor(v)) bad_value(key, v, "a whole number between 1 and 1000000");

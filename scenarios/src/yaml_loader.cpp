@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "allocsim/core/chooser.h"
+#include "allocsim/core/seeds.h"
 #include "allocsim/scenarios/loader.h"
 #include "expression.h"
 #include "param_keys.h"
@@ -91,7 +92,7 @@ class YamlScenarioLoader {
     if (auto n = root["device"]) parse_device(n);
     if (auto n = root["platform"]) parse_platform(n);
     scenario_detail::apply_common_overrides(scenario_, overrides_);
-    chooser_ = make_seeded_chooser(scenario_.seed);
+    chooser_ = make_seeded_chooser(seeds::load_draws(scenario_.seed));
 
     builder_ = std::make_unique<ProgramBuilder>(parse_streams(root["streams"]), limits_.max_ops);
     auto program = root["program"];
@@ -184,7 +185,7 @@ class YamlScenarioLoader {
   }
 
   /// A size: an expression, or {uniform_int: [lo, hi], align: A} / {choice: [a, b, ...]} drawn at
-  /// load time from the scenario's seeded Chooser (same seed -> same sizes).
+  /// load time from a Chooser seeded by the run's seed (core/seeds.h; same seed -> same sizes).
   std::uint64_t size_value(const YAML::Node& n, const std::string& what) {
     if (!n.IsMap()) return bytes(n, what);
     if (n["uniform_int"]) {
@@ -285,7 +286,7 @@ class YamlScenarioLoader {
     check_keys(n, {"policy", "guard", "seed"}, "defaults");
     if (n["policy"]) scenario_.default_policy = scalar(n["policy"], "policy");
     if (n["guard"]) scenario_.default_guard = scalar(n["guard"], "guard");
-    if (n["seed"]) scenario_.seed = integer(n["seed"], UnitKind::None, "seed", 0, 9007199254740992.0);
+    if (n["seed"]) scenario_.seed = integer(n["seed"], UnitKind::None, "seed", 0, double(seeds::kMax));
   }
 
   void parse_device(const YAML::Node& n) {
