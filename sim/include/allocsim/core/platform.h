@@ -2,10 +2,10 @@
 // docs/design.md section 7 (HIP on NVIDIA); `allocsim-hw calibrate` writes a measured replacement that
 // `allocsim run --platform FILE` loads (results/platform_io.h reads/writes it as JSON).
 //
-// kPlatformFields is the one list of the profile's fields (name, member, unit, meaning). The JSON
-// reader and writer, the `--set` keys, the YAML `platform:` section, calibration's completeness
-// check and the docs test all iterate it, so adding a cost is one member plus one row below (the
-// static_assert catches a member without a row).
+// kPlatformFields is the one list of the profile's fields (name, member and so unit, meaning).
+// The JSON reader and writer, the `--set` keys, the YAML `platform:` section, calibration (its
+// completeness check and printout) and the docs test all iterate it, so adding a cost is one
+// member plus one row below (the static_assert catches a member without a row).
 #pragma once
 #include <array>
 #include <cmath>
@@ -32,37 +32,41 @@ struct PlatformProfile {
   double spin_ns_per_cycle = 0.512;
 };
 
+/// One field: exactly one of `ns` (a duration in ns) and `ratio` (ns per spin cycle) is set, and
+/// which one is the field's unit.
 struct PlatformField {
-  enum class Unit { Nanoseconds, NsPerCycle };
+  // Aliases, not `TimeNs PlatformProfile::*ns`: nvcc's host pass rewrites that declarator with
+  // parentheses that g++ then warns about (-Wparentheses) in calibrate.hip.
+  using NsMember = TimeNs PlatformProfile::*;
+  using RatioMember = double PlatformProfile::*;
   const char* name;
-  Unit unit;
-  TimeNs PlatformProfile::*ns;     // the member when unit is Nanoseconds, else nullptr
-  double PlatformProfile::*ratio;  // the member when unit is NsPerCycle, else nullptr
+  NsMember ns;
+  RatioMember ratio;
   const char* description;
 };
 
 inline constexpr std::array<PlatformField, 11> kPlatformFields = {{
-    {"launch_overhead_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::launch_overhead_ns, nullptr,
+    {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy"},
-    {"event_record_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::event_record_ns, nullptr,
+    {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
      "host time of an event record"},
-    {"event_query_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::event_query_ns, nullptr,
+    {"event_query_ns", &PlatformProfile::event_query_ns, nullptr,
      "host time of an event query"},
-    {"stream_wait_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::stream_wait_ns, nullptr,
+    {"stream_wait_ns", &PlatformProfile::stream_wait_ns, nullptr,
      "host time to enqueue a stream wait"},
-    {"callback_enqueue_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::callback_enqueue_ns, nullptr,
+    {"callback_enqueue_ns", &PlatformProfile::callback_enqueue_ns, nullptr,
      "host time of hipStreamAddCallback"},
-    {"callback_latency_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::callback_latency_ns, nullptr,
+    {"callback_latency_ns", &PlatformProfile::callback_latency_ns, nullptr,
      "marker reached on the device -> the callback runs on the callback thread"},
-    {"callback_run_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::callback_run_ns, nullptr,
+    {"callback_run_ns", &PlatformProfile::callback_run_ns, nullptr,
      "callback thread busy time per callback (the host function)"},
-    {"host_alloc_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::host_alloc_ns, nullptr,
+    {"host_alloc_ns", &PlatformProfile::host_alloc_ns, nullptr,
      "host time of a pool allocation (BFC under its lock)"},
-    {"host_free_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::host_free_ns, nullptr,
+    {"host_free_ns", &PlatformProfile::host_free_ns, nullptr,
      "host time of a pool free"},
-    {"sync_wakeup_ns", PlatformField::Unit::Nanoseconds, &PlatformProfile::sync_wakeup_ns, nullptr,
+    {"sync_wakeup_ns", &PlatformProfile::sync_wakeup_ns, nullptr,
      "host wake-up after a blocking synchronize completes"},
-    {"spin_ns_per_cycle", PlatformField::Unit::NsPerCycle, nullptr, &PlatformProfile::spin_ns_per_cycle,
+    {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,
      "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)"},
 }};
 
