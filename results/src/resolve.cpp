@@ -51,6 +51,7 @@ SimOptions resolve_sim_options(const Scenario& scenario, const RunConfig& config
   o.seed = config.seed.value_or(scenario.seed);
   o.params = scenario.params;
   for (const auto& [k, v] : config.sets.all()) o.params.set(k, v);
+  if (o.params.has("seed")) o.params.set("seed", double(o.seed));  // --set seed= lost to a flag's seed
   try {
     if (config.platform) {
       o.platform = *config.platform;

@@ -54,6 +54,8 @@ TEST_CASE("the run's seed reaches the sizes drawn while loading", "[resolve][see
   RunConfig both = churn(2);
   both.sets.set("seed", 1);
   CHECK(alloc_sizes(load_for_run(both)) == alloc_sizes(two));
+  CHECK(resolve_sim_options(load_for_run(both), both).seed == 2);
+  CHECK(resolve_sim_options(load_for_run(both), both).params.get("seed", 0) == 2);
   RunConfig by_set = churn(std::nullopt);
   by_set.sets.set("seed", 2);
   CHECK(alloc_sizes(load_for_run(by_set)) == alloc_sizes(two));
