@@ -87,7 +87,9 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
   sub.add_option("--guard", a->guard, "guard for non-compute streams (default: the scenario's)");
   sub.add_option("--semaphore", a->semaphore, "compute-semaphore capacity (default: the scenario's)")
       ->check(CLI::Range(1, 1 << 20));
-  sub.add_option("--seed", a->seed, "random seed, 0 to 2^53; also draws the sizes a scenario draws while loading (default: the scenario's)");
+  sub.add_option("--seed", a->seed,
+                 "random seed, 0 to 2^53; also draws the sizes a scenario draws while loading "
+                 "(default: the scenario's)");
   sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
   sub.add_option("--json", a->json_path, "write the result object (docs/design.md section 6) to FILE");
   sub.add_option("--trace", a->trace_path, "write a Perfetto / Chrome trace JSON timeline to FILE");

@@ -62,7 +62,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     for (int t = 0; t < config.trials; ++t) {
       TrialStats s;
       try {
-        s = run_trial(*device, scenario, policy, guard, config.params, seeds::nth(scenario.seed, std::uint64_t(t)));
+        s = run_trial(*device, scenario, policy, guard, config.params,
+                      seeds::nth(scenario.seed, std::uint64_t(t)));
       } catch (const HwTimeout& e) {
         run.error = e.what();
         run.trials = t;

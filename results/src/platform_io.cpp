@@ -49,7 +49,8 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
   PlatformProfile p;
   for (const auto& kv : root.get_object()) {
     const PlatformField* f = find_platform_field(kv.key());
-    if (!f) throw PlatformError(source + ": unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");
+    if (!f)
+      throw PlatformError(source + ": unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");
     if (std::string why = set_platform_field(p, *f, number_of(kv.value(), source, f->name)); !why.empty())
       throw PlatformError(source + ": " + why);
   }
@@ -59,7 +60,8 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
 void apply_platform_overrides(PlatformProfile& p, const Params& sets) {
   for (const PlatformField& f : kPlatformFields)
     if (sets.has(f.name))
-      if (std::string why = set_platform_field(p, f, sets.get(f.name, 0)); !why.empty()) throw PlatformError("--set " + why);
+      if (std::string why = set_platform_field(p, f, sets.get(f.name, 0)); !why.empty())
+        throw PlatformError("--set " + why);
 }
 
 PlatformProfile load_platform_file(const std::string& path) {

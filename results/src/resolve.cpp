@@ -15,7 +15,8 @@ std::vector<SetItem> parse_set_items(const std::vector<std::string>& items) {
   std::vector<SetItem> out;
   for (const std::string& item : items) {
     const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) throw RunInputError("--set expects key=value, got '" + item + "'");
+    if (eq == std::string::npos || eq == 0)
+      throw RunInputError("--set expects key=value, got '" + item + "'");
     SetItem s{item.substr(0, eq), item.substr(eq + 1), 0};
     errno = 0;
     char* end = nullptr;

@@ -15,8 +15,8 @@ namespace allocsim {
 
 const std::vector<std::string>& well_known_param_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> k = {"seed", "semaphore", "memory_limit", "allow_growth", "gc", "fragmentation_fraction",
-                                  "private_pool_limit"};
+    std::vector<std::string> k = {"seed", "semaphore", "memory_limit", "allow_growth",
+                                  "gc", "fragmentation_fraction", "private_pool_limit"};
     for (const PlatformField& f : kPlatformFields) k.emplace_back(f.name);
     return k;
   }();
@@ -47,9 +47,11 @@ std::uint64_t as_bytes(const std::string& key, double v) {
 
 void apply_well_known(Scenario& s, const std::string& key, double v) {
   if (const PlatformField* f = find_platform_field(key)) {
-    if (std::string why = set_platform_field(s.platform, *f, v); !why.empty()) throw ScenarioError("--set", 0, 0, why);
+    if (std::string why = set_platform_field(s.platform, *f, v); !why.empty())
+      throw ScenarioError("--set", 0, 0, why);
   } else if (key == "seed") {
-    if (!(v >= 0) || v > double(seeds::kMax) || v != std::floor(v)) bad_value(key, v, "a whole number from 0 to 2^53");
+    if (!(v >= 0) || v > double(seeds::kMax) || v != std::floor(v))
+      bad_value(key, v, "a whole number from 0 to 2^53");
     s.seed = static_cast<std::uint64_t>(v);
   } else if (key == "semaphore") {
     if (!(v >= 1) || v > 1e6 || v != std::floor(v)) bad_value(key, v, "a whole number between 1 and 1000000");

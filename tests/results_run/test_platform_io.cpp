@@ -29,7 +29,8 @@ TEST_CASE("platform profile round-trips every field", "[platform]") {
   const std::string text = platform_to_json(p);
   CHECK(same(platform_from_json(text), p));
   CHECK(!same(platform_from_json(text), PlatformProfile{}));
-  for (const PlatformField& f : kPlatformFields) CHECK(text.find(std::string("\"") + f.name + "\": ") != std::string::npos);
+  for (const PlatformField& f : kPlatformFields)
+    CHECK(text.find(std::string("\"") + f.name + "\": ") != std::string::npos);
   CHECK(text.find("\"callback_latency_ns\": 6") != std::string::npos);
 }
 
@@ -47,7 +48,8 @@ TEST_CASE("bad platform input is an error naming the problem", "[platform]") {
                     Catch::Contains("cal.json") && Catch::Contains("unknown key 'callback_latncy_ns'") &&
                         Catch::Contains("callback_latency_ns"));
   CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": "fast"})"), Catch::Contains("must be a number"));
-  CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": -5})"), Catch::Contains("negative duration: 'event_query_ns'"));
+  CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": -5})"),
+                    Catch::Contains("negative duration: 'event_query_ns'"));
   CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": 1e16})"), Catch::Contains("longer than 10^15 ns"));
   // the HIP backend divides by the spin rate: 0 is refused here as in YAML and --set
   CHECK_THROWS_WITH(platform_from_json(R"({"spin_ns_per_cycle": 0})"), Catch::Contains("positive number"));

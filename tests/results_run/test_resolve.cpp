@@ -63,7 +63,8 @@ TEST_CASE("the run's seed reaches the sizes drawn while loading", "[resolve][see
   CHECK_THROWS_AS(load_for_run(churn((std::uint64_t(1) << 53) + 1)), RunInputError);
 }
 
-TEST_CASE("two runs with the same seed give identical bytes of output; other seeds differ", "[resolve][seed]") {
+TEST_CASE("two runs with the same seed give identical bytes of output; other seeds differ",
+          "[resolve][seed]") {
   auto json_of = [](std::uint64_t seed) {
     const RunConfig c = churn(seed);
     const Scenario s = load_for_run(c);

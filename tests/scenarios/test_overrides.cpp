@@ -88,7 +88,7 @@ TEST_CASE("every platform field is a --set key, a YAML platform key, and documen
           well_known_param_keys().end());
     // a value unlike the default reaches the field through --set and through `platform:`
     const double v = f.ns ? 123457 : 0.25;
-    CHECK(platform_value(load_scenario("seed-repro", set({{f.name, v}})).platform, *find_platform_field(f.name)) == v);
+    CHECK(platform_value(load_scenario("seed-repro", set({{f.name, v}})).platform, f) == v);
     const Scenario y = allocsim::test::load_text(std::string("platform: {") + f.name + ": " + std::to_string(v) +
                                                  "}\nprogram: []\n");
     CHECK(platform_value(y.platform, f) == v);
