@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <unistd.h>
 
 #include "test_inputs.h"
 
@@ -16,7 +18,8 @@ TEST_CASE("patched Debian HIP headers compile with nvcc for HIP on NVIDIA") {
   const std::string python = ALLOCSIM_TEST_PYTHON, nvcc = ALLOCSIM_TEST_NVCC;
   allocsim::test::require_tool(fs::exists(header) && !python.empty(),
                                "Debian's HIP headers (libamdhip64-dev) or python3 not found");
-  const fs::path out = fs::temp_directory_path() / "allocsim_hw_patch_test";
+  // One folder per process: two builds' test runs on one machine must not patch into each other's.
+  const fs::path out = fs::temp_directory_path() / ("allocsim_hw_patch_test." + std::to_string(::getpid()));
   fs::remove_all(out);
   const std::string script = std::string(ALLOCSIM_SOURCE_DIR) + "/hw/cmake/patch_hip_headers.py";
   REQUIRE(std::system((python + " " + script + " /usr/include " + out.string()).c_str()) == 0);
