@@ -40,7 +40,8 @@ struct Fixture {
 };
 }  // namespace
 
-TEST_CASE("accounting: live, pending, in-use and pool bytes with their peaks and times", "[bfc][accounting]") {
+TEST_CASE("accounting: live, pending, in-use and pool bytes with their peaks and times",
+          "[bfc][accounting]") {
   Fixture f;
   const BufferInfo a = f.alloc(0, 1000, 10);
   const BufferInfo b = f.alloc(1, 3 * MiB, 20);
@@ -63,10 +64,12 @@ TEST_CASE("accounting: live, pending, in-use and pool bytes with their peaks and
   CHECK((p.pool.bytes == 6 * MiB && p.pool.time == 20));
   RunResult r;
   f.mem.fill(r);
-  CHECK((r.peak_pending_bytes == 3 * MiB && r.peak_pending_time == 30 && r.peak_bytes_in_use == 1024 + 4 * MiB));
+  CHECK((r.peak_pending_bytes == 3 * MiB && r.peak_pending_time == 30 &&
+         r.peak_bytes_in_use == 1024 + 4 * MiB));
 }
 
-TEST_CASE("accounting: a release freed at once never shows pending, one freed later does", "[bfc][accounting]") {
+TEST_CASE("accounting: a release freed at once never shows pending, one freed later does",
+          "[bfc][accounting]") {
   Fixture f;
   const BufferInfo a = f.alloc(0, MiB, 0);
   const BufferInfo b = f.alloc(1, MiB, 0);
@@ -75,7 +78,7 @@ TEST_CASE("accounting: a release freed at once never shows pending, one freed la
   CHECK(f.mem.peaks().pending.bytes == 0);
   f.mem.on_host_release(b, 7);
   CHECK(f.mem.peaks().pending.bytes == 0);  // not sampled yet
-  f.mem.flush();  // the host did something else first
+  f.mem.flush();                            // the host did something else first
   CHECK((f.mem.peaks().pending.bytes == MiB && f.mem.peaks().pending.time == 7));
   f.free(b, 9);
   CHECK(f.mem.peaks().pending.time == 7);

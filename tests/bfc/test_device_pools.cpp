@@ -1,5 +1,5 @@
 // The device-pool layer both backends use (pool/device_pool.h, device_pools.h): the simulator's
-// unbounded pools and the HIP backend's pools bounded by their real device allocation must give
+// pools and the HIP backend's pools, bounded by their real device allocation, must give
 // the same addresses and peaks for the same calls while everything fits, and both must place
 // regions exactly as the oracle harness's fake does, garbage collection included.
 #include <catch2/catch.hpp>
@@ -56,8 +56,10 @@ std::vector<Outcome> run_sequence(DevicePools& pools) {
 }
 }  // namespace
 
-TEST_CASE("device pools: bounded (hw) and unbounded (sim) give the same addresses and totals while it fits",
-          "[bfc][device-pools]") {
+TEST_CASE(
+    "device pools: hw (bounded by the device allocation) and sim give the same addresses and totals while it "
+    "fits",
+    "[bfc][device-pools]") {
   const DeviceSpec spec = growth_gc_spec();
   DevicePools sim(spec, /*bounded=*/false), hw(spec, /*bounded=*/true);
   const std::vector<Outcome> a = run_sequence(sim), b = run_sequence(hw);
@@ -75,9 +77,20 @@ TEST_CASE("device pools: the shared and private pools' addresses never overlap",
   const Addr priv = *pools.get(kPrivatePool)->bfc().allocate(MiB);
   CHECK(shared == DevicePool::base(kSharedPool));
   CHECK(priv == DevicePool::base(kPrivatePool));
-  // Every shared address, even with the whole limit held and collected once, stays below it.
-  CHECK(DevicePool::base(kSharedPool) + DevicePool::device_bytes(DevicePool::options(kSharedPool, growth_gc_spec())) <=
-        DevicePool::base(kPrivatePool));
+}
+
+TEST_CASE("device pools: a pool never places a region past its address span", "[bfc][device-pools]") {
+  // The simulator's pools are bounded only by their span; a limit larger than it cannot spill
+  // into the next pool's addresses: the region is refused (and the pool backs off inside it).
+  DeviceSpec spec;
+  spec.memory_limit = DevicePool::kAddressSpan + 64 * MiB;
+  DevicePools pools(spec, false);
+  DevicePool& shared = *pools.get(kSharedPool);
+  const std::optional<Addr> a = shared.bfc().allocate(MiB);
+  REQUIRE(a);
+  CHECK(shared.bound_refusals() > 0);
+  shared.bfc().for_each_region(
+      [&](Addr begin, std::uint64_t bytes) { CHECK(begin + bytes <= DevicePool::base(kPrivatePool)); });
 }
 
 TEST_CASE("device pools: a destroyed pool stays dead and leaves the totals", "[bfc][device-pools]") {

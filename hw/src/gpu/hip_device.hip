@@ -265,7 +265,7 @@ class HipDevice final : public HwDevice {
     mem_->sample(now());
     if (!a) {
       if (dp->bound_refusals())
-        warnings_.insert("pool '" + p.name + "' ran past its device allocation: placement left the simulator's");
+        warnings_.insert("pool '" + p.name + "' ran past its device allocation: placement left the oracle's");
       return std::nullopt;
     }
     Chunk c{pool, *a, dp->bfc().chunk_size(*a)};

@@ -15,7 +15,8 @@ std::optional<Step> PlanExecutor::next(Backend& backend) {
   if (step.kind != Step::Kind::Do) return step;
   Plan follow_up;
   if (step.fn) step.fn(backend, follow_up);
-  steps_.insert(steps_.begin(), std::make_move_iterator(follow_up.begin()), std::make_move_iterator(follow_up.end()));
+  steps_.insert(steps_.begin(), std::make_move_iterator(follow_up.begin()),
+                std::make_move_iterator(follow_up.end()));
   return std::nullopt;
 }
 

@@ -507,7 +507,11 @@ std::optional<Chunk> SimDevice::pool_allocate(PoolId p, std::uint64_t bytes) {
   }
   const std::optional<Addr> a = dp->bfc().allocate(bytes);
   mem_.sample(agent_now());  // on failure too: garbage collection may have shrunk the pool
-  if (!a) return std::nullopt;
+  if (!a) {
+    if (dp->bound_refusals())
+      warn("pool " + std::to_string(p) + " ran out of address space: placement left the oracle's");
+    return std::nullopt;
+  }
   return Chunk{p, *a, dp->bfc().chunk_size(*a)};
 }
 

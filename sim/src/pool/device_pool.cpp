@@ -1,6 +1,8 @@
 // DevicePool: a BFC pool over the shared placement rule (see the header).
 #include "allocsim/pool/device_pool.h"
 
+#include <algorithm>
+
 namespace allocsim {
 
 BfcOptions DevicePool::options(PoolId id, const DeviceSpec& spec) {
@@ -20,7 +22,7 @@ std::uint64_t DevicePool::device_bytes(const BfcOptions& options) {
 
 DevicePool::DevicePool(PoolId id, const DeviceSpec& spec, std::optional<std::uint64_t> device_bytes)
     : placement_(options(id, spec), base(id)), bfc_(options(id, spec), placement_) {
-  if (device_bytes) placement_.set_address_bound(base(id) + *device_bytes);
+  placement_.set_address_bound(base(id) + std::min(device_bytes.value_or(kAddressSpan), kAddressSpan));
 }
 
 }  // namespace allocsim

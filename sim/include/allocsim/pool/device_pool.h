@@ -7,7 +7,7 @@
 // DeviceSpec, and the placement of regions (FakeSubAllocator, the rule the oracle traces check).
 // The only hardware addition is a bound: on the GPU the addresses [base(), base() + device_bytes)
 // map onto one real device allocation, and a region past its end is refused as a failed
-// hipMalloc would be. While everything fits, bounded and unbounded pools are identical.
+// hipMalloc would be. While everything fits, the simulator's and the hardware's pools agree.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -23,10 +23,11 @@ class DevicePool {
  public:
   /// The pool ids a device has (core/types.h).
   static bool known(PoolId id) { return id == kSharedPool || id == kPrivatePool; }
-  /// Start of pool `id`'s addresses. The pools' address spaces never overlap, because the race
-  /// detector and the accounting key chunks by raw address: the shared pool starts at 0, the
-  /// private one at 2^48 (far above any memory_limit a device has).
-  static Addr base(PoolId id) { return id == kPrivatePool ? Addr(1) << 48 : 0; }
+  /// Each pool places its regions inside its own [base(id), base(id) + kAddressSpan) and never
+  /// past it, so the pools' addresses never overlap: the race detector compares raw addresses.
+  /// The shared pool starts at 0, the private one at 2^48, far above any memory_limit.
+  static constexpr std::uint64_t kAddressSpan = std::uint64_t(1) << 48;
+  static Addr base(PoolId id) { return Addr(id) * kAddressSpan; }
   /// Pool `id`'s BFC options: the shared pool takes memory_limit, the private pool (guard
   /// private-pool's) private_pool_limit; growth, collection and splitting are the device's.
   static BfcOptions options(PoolId id, const DeviceSpec& spec);
@@ -38,7 +39,7 @@ class DevicePool {
   static std::uint64_t device_bytes(const BfcOptions& options);
 
   /// `device_bytes`: bound the placement to [base(id), base(id) + *device_bytes) (hardware);
-  /// nullopt: unbounded (simulator).
+  /// nullopt: only by the pool's address span (simulator).
   DevicePool(PoolId id, const DeviceSpec& spec, std::optional<std::uint64_t> device_bytes = std::nullopt);
   DevicePool(const DevicePool&) = delete;
   DevicePool& operator=(const DevicePool&) = delete;
@@ -46,7 +47,8 @@ class DevicePool {
   BfcPool& bfc() { return bfc_; }
   const BfcPool& bfc() const { return bfc_; }
   Addr base() const { return placement_.base(); }
-  /// Regions the bound refused (hardware): non-zero means this run's placement left the simulator's.
+  /// Regions the bound refused: non-zero means this run's placement left the oracle's, which
+  /// has no bound (hardware: past the device allocation; simulator: past the address span).
   std::uint64_t bound_refusals() const { return placement_.refusals(); }
 
  private:

@@ -15,7 +15,7 @@ namespace allocsim {
 class DevicePools {
  public:
   /// `bounded`: bound each pool's placement by DevicePool::device_bytes (the HIP backend, whose
-  /// pools live in real allocations of that size); otherwise unbounded (simulator).
+  /// pools live in real allocations of that size); otherwise by the address span (simulator).
   DevicePools(const DeviceSpec& spec, bool bounded) : spec_(spec), bounded_(bounded) {}
 
   /// The pool, created at first use; nullptr for an unknown or destroyed pool.

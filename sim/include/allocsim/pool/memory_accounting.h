@@ -41,7 +41,8 @@ class MemoryAccounting {
   /// Receives the counters at time t each time they changed (Observer::on_memory).
   using Sink = std::function<void(TimeNs t, const MemoryCounters& m)>;
 
-  explicit MemoryAccounting(const DevicePools& pools, Sink sink = {}) : pools_(pools), sink_(std::move(sink)) {}
+  explicit MemoryAccounting(const DevicePools& pools, Sink sink = {})
+      : pools_(pools), sink_(std::move(sink)) {}
 
   /// A successful allocation: its requested bytes become live.
   void on_alloc(const BufferInfo& buf);
