@@ -46,7 +46,7 @@ class MemoryAccounting {
 
   /// A successful allocation: its requested bytes become live.
   void on_alloc(const BufferInfo& buf);
-  /// The host dropped the buffer: live -> pending, sampled later (see the header comment).
+  /// The host dropped the buffer: live -> pending, sampled later (see the top of this file).
   void on_host_release(const BufferInfo& buf, TimeNs t);
   /// The chunk went back to its pool (or its pool is gone): its allocation leaves live/pending.
   void on_pool_free(const Chunk& chunk);
@@ -57,7 +57,7 @@ class MemoryAccounting {
   /// release sample with it (that state was never visible on its own).
   void sample(TimeNs t);
   /// Samples a deferred release at the release's time, if one is due (inline: the simulator
-  /// calls it before every host step).
+  /// calls it whenever host time passes).
   void flush() {
     if (release_at_) sample(*release_at_);
   }
@@ -72,8 +72,7 @@ class MemoryAccounting {
     std::uint64_t requested = 0;
     bool released = false;
   };
-  // Pools have disjoint address spaces (DevicePool::base), but a stale chunk may name either
-  // pool: key by both.
+  // (pool, addr) as one key: a chunk that names the wrong pool finds no allocation.
   static std::uint64_t key(const Chunk& c) { return (std::uint64_t(c.pool) << 60) ^ c.addr; }
 
   const DevicePools& pools_;
