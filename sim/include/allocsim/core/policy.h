@@ -59,7 +59,8 @@ class Guard {
 /// (policies/include/allocsim/policies/registration.h): the one place holding its default, the
 /// values it accepts and what it means. `allocsim list` prints it; the scenario loader accepts its
 /// key (declared_param_keys()). The text members view string literals, so a spec can be constexpr
-/// and shared between policies without static-initialisation order trouble.
+/// and shared between policies without static-initialisation order trouble. Its functions are
+/// defined with the registry (policies/src/registry.cpp).
 struct ParamSpec {
   std::string_view key;
   double default_value = 0;
@@ -80,7 +81,7 @@ struct ParamSpec {
 struct RegistryEntry {
   std::string name;
   std::string description;         // one line, for `allocsim list`
-  std::vector<ParamSpec> params{};  // declared parameters, in declaration order (policies and guards)
+  std::vector<ParamSpec> params{};  // a policy's or guard's declared parameters (none for scenarios)
 };
 
 /// Registries (policies/src/registry.cpp); every policy and guard file registers itself. Names
@@ -90,8 +91,8 @@ struct RegistryEntry {
 /// policy or guard when `params` holds a value one of its declared parameters does not accept.
 std::unique_ptr<FreePolicy> make_policy(std::string_view name, const Params& params);
 std::unique_ptr<Guard> make_guard(std::string_view name, const Params& params);
-std::vector<RegistryEntry> list_policies();  // in registration order: immediate first
-std::vector<RegistryEntry> list_guards();    // none first
+std::vector<RegistryEntry> list_policies();  // by order key: immediate first
+std::vector<RegistryEntry> list_guards();    // by order key: none first
 /// Every key a registered policy or guard declares, each once, in list order (policies first).
 std::vector<std::string> declared_param_keys();
 
