@@ -24,7 +24,7 @@ const std::vector<std::string>& well_known_param_keys() {
 }
 
 const std::vector<std::string>& policy_param_keys() {
-  static const std::vector<std::string> keys = {"callback_enqueue_failure", "batch_size", "oom_retry_timeout_ns"};
+  static const std::vector<std::string> keys = declared_param_keys();  // each policy's registration owns its keys
   return keys;
 }
 
