@@ -125,6 +125,13 @@ TEST_CASE("hand-made: bad input gives a ProfileError naming the problem", "[xla]
   CHECK_THROWS_WITH(parse(rec, "GPU_1_bfc"),
                     Contains("no events of allocator 'GPU_1_bfc'; the profile has events of: GPU_0_bfc"));
 
+  allocsim::xplane::XSpace space;
+  REQUIRE(space.ParseFromString(bytes));
+  auto* stats = space.mutable_planes(0)->mutable_lines(0)->mutable_events(2)->mutable_stats();  // the 2nd allocation
+  stats->erase(stats->begin() + 1);  // its addr
+  CHECK_THROWS_WITH(allocsim::xla::parse_profile(space.SerializeAsString(), "t.pb"),
+                    Contains("t.pb: MemoryAllocation on line 'python3' lacks stat 'addr'"));
+
   Recorder empty(preallocating(), {kBase});
   CHECK_THROWS_WITH(parse(empty), Contains("no allocator events"));
 
