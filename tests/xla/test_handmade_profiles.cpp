@@ -1,6 +1,7 @@
 // The reader and the check on hand-made XSpaces (xspace_builder.h): order across threads, growing
 // pools with unrelated region addresses, a mismatch reported at the right event, bad input.
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "allocsim/scenarios/xla_check.h"
 #include "allocsim/scenarios/xla_profile.h"
@@ -142,6 +143,10 @@ TEST_CASE("hand-made: bad input gives a ProfileError naming the problem", "[xla]
   Recorder limits = reuse_across_threads();
   limits.records[2].available -= 256;
   CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(limits)), Contains("not one pool with a fixed limit"));
+
+  Recorder huge = reuse_across_threads();
+  huge.records[0].available = std::numeric_limits<std::uint64_t>::max();  // written as uint64, as TSL would
+  CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(huge)), Contains("event 0: bytes_available + bytes_allocated overflows"));
 
   Recorder doubled = reuse_across_threads();
   doubled.records.erase(doubled.records.begin() + 2);  // the free before the reuse is missing

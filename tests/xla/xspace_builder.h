@@ -7,6 +7,7 @@
 // XSpace with the generated protobuf classes, laid out as jax.profiler lays one out.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,7 +97,9 @@ class Recorder {
       auto stat = [&](std::int64_t id, std::uint64_t v) {
         pb::XStat& s = *e.add_stats();
         s.set_metadata_id(id);
-        s.set_int64_value(static_cast<std::int64_t>(v));
+        // As TSL stores a number it parsed: int64 when it fits, else uint64.
+        if (v <= std::uint64_t(std::numeric_limits<std::int64_t>::max())) s.set_int64_value(std::int64_t(v));
+        else s.set_uint64_value(v);
       };
       pb::XStat& name = *e.add_stats();
       name.set_metadata_id(1);

@@ -22,6 +22,11 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
+// "1 free", "2 frees".
+std::string count(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 std::string num(std::uint64_t v, std::size_t width = 12) { return pad(std::to_string(v), width); }
 
 const char* kind_of(const AllocatorEvent& e) { return e.kind == AllocatorEvent::Kind::kAlloc ? "alloc" : "free "; }
@@ -77,9 +82,8 @@ std::string format_check(const Profile& p, const CheckResult& r, std::size_t con
   std::string out;
   out += "profile     " + p.source + "\n";
   out += "allocator   " + p.allocator + (others.empty() ? "" : " (also in the profile, not checked: " + others + ")") + "\n";
-  out += "events      " + std::to_string(p.events.size()) + " (" + std::to_string(p.allocs) + " allocations, " +
-         std::to_string(p.frees) + " frees) from " + std::to_string(threads.size()) +
-         (threads.size() == 1 ? " host thread" : " host threads") + ", over " +
+  out += "events      " + std::to_string(p.events.size()) + " (" + count(p.allocs, "allocation") + ", " +
+         count(p.frees, "free") + ") from " + count(threads.size(), "host thread") + ", over " +
          ms(p.events.back().time_ps - p.events.front().time_ps) + "\n";
   out += "options     memory_limit " + std::to_string(o.memory_limit) + " (" + r.inferred.limit_evidence + ")\n";
   out += "            allow_growth " + std::string(o.allow_growth ? "on" : "off") + " (" + r.inferred.growth_evidence + ")\n";
@@ -91,12 +95,14 @@ std::string format_check(const Profile& p, const CheckResult& r, std::size_t con
   out += "compared    per event: chunk size, offset from its region's base, bytes in use after, peak so far\n";
   if (r.matched()) {
     out += "peak        " + std::to_string(r.peak_bytes_in_use) + " bytes in use (profile and replay)\n";
-    out += "live        " + std::to_string(r.live_at_end) + " allocations never freed\n";
+    out += "live        " + count(r.live_at_end, "allocation") + " never freed\n";
     out += "result      MATCH: " + std::to_string(p.events.size()) + " of " + std::to_string(p.events.size()) +
            " events agree\n";
     return out;
   }
   const std::size_t i = *r.mismatch;
+  out += "peak        " + std::to_string(r.peak_bytes_in_use) + " bytes in use in the replay up to event " +
+         std::to_string(i) + ", " + std::to_string(p.events.back().peak_bytes_in_use) + " in the whole profile\n";
   out += "result      MISMATCH at event " + std::to_string(i) + " of " + std::to_string(p.events.size()) + " (" +
          std::to_string(i) + " agree before it): " + differences(r.expected[i], r.replayed[i]) + "\n";
   out += "context     (offsets from the region base; times from the profile's start)\n";

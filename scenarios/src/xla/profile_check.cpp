@@ -1,4 +1,5 @@
 // Replay of a profile's allocator calls on BfcPool, compared event by event (see xla_check.h).
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -16,6 +17,8 @@ InferredOptions infer_options(const Profile& profile) {
   const std::uint64_t limit = first.bytes_available + first.bytes_allocated;
   for (std::size_t i = 0; i < profile.events.size(); ++i) {
     const AllocatorEvent& e = profile.events[i];
+    if (e.bytes_available > std::numeric_limits<std::uint64_t>::max() - e.bytes_allocated)
+      throw ProfileError(profile.source, "event " + std::to_string(i) + ": bytes_available + bytes_allocated overflows");
     if (e.bytes_available + e.bytes_allocated != limit)
       throw ProfileError(profile.source, "bytes_available + bytes_allocated is " +
                                              std::to_string(e.bytes_available + e.bytes_allocated) + " at event " +
@@ -33,8 +36,8 @@ InferredOptions infer_options(const Profile& profile) {
     if (!base) base = e.addr;
     if (e.addr < *base || e.addr - *base > limit || e.allocation_bytes > limit - (e.addr - *base)) {
       inf.options.allow_growth = true;
-      inf.growth_evidence = "the chunk at " + hex(e.addr) + " lies outside memory_limit above the first allocation (" +
-                            hex(*base) + "): the pool grows in regions";
+      inf.growth_evidence = "the chunk at " + hex(e.addr) + " lies outside memory_limit above the first allocation at " +
+                            hex(*base) + ": the pool grows in regions";
       return inf;
     }
   }
@@ -49,9 +52,9 @@ class Replay {
  public:
   Replay(const Profile& profile, CheckResult& result)
       : profile_(profile), r_(result), sub_(result.inferred.options), pool_(result.inferred.options, sub_) {
-    sub_.set_listener([this](bool added, Addr begin, std::uint64_t bytes) {
+    sub_.set_listener([this](bool added, Addr begin, std::uint64_t) {
       if (!added) return;  // regions go back only at the end (garbage collection is off)
-      sim_regions_.emplace(begin, SimRegion{static_cast<std::uint32_t>(r_.region_bases.size()), bytes});
+      sim_regions_.emplace(begin, static_cast<std::uint32_t>(r_.region_bases.size()));
       r_.region_bases.push_back(0);  // set by the region's first allocation
       based_.push_back(false);
     });
@@ -73,10 +76,6 @@ class Replay {
   }
 
  private:
-  struct SimRegion {
-    std::uint32_t index;
-    std::uint64_t bytes;
-  };
   struct Live {
     Addr sim;
     std::uint32_t region;
@@ -90,7 +89,7 @@ class Replay {
   std::pair<std::uint32_t, std::uint64_t> locate(Addr sim) const {
     auto it = sim_regions_.upper_bound(sim);
     --it;  // an address the pool returned lies in one of its regions
-    return {it->second.index, sim - it->first};
+    return {it->second, sim - it->first};
   }
 
   bool allocate(const AllocatorEvent& e, std::size_t i) {
@@ -147,7 +146,7 @@ class Replay {
   CheckResult& r_;
   FakeSubAllocator sub_;
   BfcPool pool_;
-  std::map<Addr, SimRegion> sim_regions_;     // replay region begin -> index, size
+  std::map<Addr, std::uint32_t> sim_regions_;  // replay region begin -> its index
   std::unordered_map<Addr, Live> live_;       // profile address of a live chunk -> the replay's
   std::vector<bool> based_;                   // per region: base known
 };
