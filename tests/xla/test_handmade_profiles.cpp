@@ -152,3 +152,11 @@ TEST_CASE("hand-made: bad input gives a ProfileError naming the problem", "[xla]
   doubled.records.erase(doubled.records.begin() + 2);  // the free before the reuse is missing
   CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(doubled)), Contains("which is live (events are missing)"));
 }
+
+TEST_CASE("hand-made: a thread name that is not UTF-8 does not lose the profile", "[xla]") {
+  Recorder rec = reuse_across_threads();
+  rec.lines[1] = "py_xla_callback/\xff\xfe";  // TSL does not validate the names it writes
+  const allocsim::xla::Profile p = parse(rec);
+  CHECK(p.threads[p.events[2].thread] == rec.lines[1]);
+  CHECK(allocsim::xla::check_profile(p).matched());
+}

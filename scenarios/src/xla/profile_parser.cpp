@@ -95,7 +95,8 @@ class Parser {
  private:
   [[noreturn]] void fail(const std::string& message) const { throw ProfileError(source_, message); }
 
-  // The earliest start of a line with events, so that every time fits int64 picoseconds.
+  // The earliest start of a line with events: times are kept from there, as absolute nanoseconds
+  // since the epoch would overflow int64 once in picoseconds.
   static std::int64_t origin_of(const pb::XSpace& space) {
     std::optional<std::int64_t> origin;
     for (const pb::XPlane& plane : space.planes())
@@ -116,8 +117,9 @@ class Parser {
   }
 
   std::int64_t time_ps(const pb::XLine& line, const pb::XEvent& event, const char* what) const {
-    std::int64_t ps;
-    if (__builtin_mul_overflow(line.timestamp_ns() - profile_.origin_ns, std::int64_t{1000}, &ps) ||
+    std::int64_t ns, ps;
+    if (__builtin_sub_overflow(line.timestamp_ns(), profile_.origin_ns, &ns) ||
+        __builtin_mul_overflow(ns, std::int64_t{1000}, &ps) ||
         __builtin_add_overflow(ps, event.offset_ps(), &ps))
       fail(std::string(what) + " on line '" + line.name() + "': time out of range");
     return ps;
