@@ -11,8 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 256 * 1024) return 0;
   try {
-    const allocsim::xla::Profile p =
-        allocsim::xla::parse_profile(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.xplane.pb");
+    const allocsim::xla::Profile p = allocsim::xla::parse_profile(
+        std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.xplane.pb");
     allocsim::xla::format_check(p, allocsim::xla::check_profile(p));
   } catch (const allocsim::xla::ProfileError&) {
   }

@@ -48,5 +48,5 @@ allocsim::cli::RunFn setup_xla_check(CLI::App& sub) {
 
 }  // namespace
 
-ALLOCSIM_COMMAND("xla-check", "Replay a JAX/XLA profile's BFC allocator calls and compare every event", setup_xla_check,
-                 70);
+ALLOCSIM_COMMAND("xla-check", "Replay a JAX/XLA profile's BFC allocator calls and compare every event",
+                 setup_xla_check, 70);

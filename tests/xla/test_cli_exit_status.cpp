@@ -71,5 +71,6 @@ TEST_CASE("xla-check CLI: exit 2 with a message on bad input", "[xla][cli]") {
   const CliRun r = xla_check(dir, bytes.substr(0, bytes.size() / 2));
   CHECK(r.status == 2);
   CHECK(r.out.empty());
-  CHECK_THAT(r.err, Catch::StartsWith("allocsim: ") && Catch::Contains("p.xplane.pb: not an XSpace protobuf"));
+  CHECK_THAT(r.err,
+             Catch::StartsWith("allocsim: ") && Catch::Contains("p.xplane.pb: not an XSpace protobuf"));
 }

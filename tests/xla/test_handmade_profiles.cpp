@@ -36,7 +36,8 @@ Recorder reuse_across_threads() {
   return rec;
 }
 
-allocsim::xla::Profile parse(const Recorder& rec, std::string_view allocator = allocsim::xla::kDefaultAllocator) {
+allocsim::xla::Profile parse(const Recorder& rec,
+                             std::string_view allocator = allocsim::xla::kDefaultAllocator) {
   return allocsim::xla::parse_profile(rec.xspace(), "handmade.xplane.pb", allocator);
 }
 
@@ -75,11 +76,11 @@ TEST_CASE("hand-made: a growing pool's regions at unrelated addresses are paired
   // Descending, far apart: as cudaMalloc may hand them out, and below the first allocation.
   const std::vector<Addr> bases = {kBase, kBase - 0x10000000000, kBase - 0x28000000000};
   Recorder rec(o, bases);
-  const Addr a = rec.alloc(1 * MiB);    // region 0: 2 MiB
+  const Addr a = rec.alloc(1 * MiB);      // region 0: 2 MiB
   const Addr b = rec.alloc(3 * MiB / 2);  // does not fit the 1 MiB left: region 1 (4 MiB)
-  rec.alloc(3 * MiB);                   // nor the 2.5 MiB left: region 2 (8 MiB)
+  rec.alloc(3 * MiB);                     // nor the 2.5 MiB left: region 2 (8 MiB)
   rec.free(a);
-  rec.alloc(512 * 1024);                // back into region 0
+  rec.alloc(512 * 1024);  // back into region 0
   rec.free(b);
   const allocsim::xla::CheckResult r = allocsim::xla::check_profile(parse(rec));
   CHECK(r.matched());
@@ -101,7 +102,7 @@ TEST_CASE("hand-made: a wrong chunk size is reported at its event", "[xla]") {
                                      std::to_string(rec.records[1].chunk) + ", replay " +
                                      std::to_string(rec.records[1].chunk - 256)));
   CHECK_THAT(report, Catch::Contains(">       1 alloc"));
-  CHECK_THAT(report, Catch::Contains("        2 free "));     // context after it, from the profile only
+  CHECK_THAT(report, Catch::Contains("        2 free "));  // context after it, from the profile only
   CHECK_THAT(report, Catch::Contains("(not replayed)"));
   CHECK_FALSE(report.find("        3 alloc") != std::string::npos);  // context 1: one event either side
 }
@@ -121,15 +122,17 @@ TEST_CASE("hand-made: bad input gives a ProfileError naming the problem", "[xla]
   using Catch::Contains;
   CHECK_THROWS_WITH(allocsim::xla::parse_profile(bytes.substr(0, bytes.size() - 1), "t.pb"),
                     Contains("t.pb: not an XSpace protobuf (truncated"));
-  CHECK_THROWS_WITH(allocsim::xla::parse_profile("plain text, not a profile\n", "t.pb"), Contains("not an XSpace"));
+  CHECK_THROWS_WITH(allocsim::xla::parse_profile("plain text, not a profile\n", "t.pb"),
+                    Contains("not an XSpace"));
   CHECK_THROWS_WITH(allocsim::xla::parse_profile("", "t.pb"), Contains("it has no planes"));
   CHECK_THROWS_WITH(parse(rec, "GPU_1_bfc"),
                     Contains("no events of allocator 'GPU_1_bfc'; the profile has events of: GPU_0_bfc"));
 
   allocsim::xplane::XSpace space;
   REQUIRE(space.ParseFromString(bytes));
-  auto* stats = space.mutable_planes(0)->mutable_lines(0)->mutable_events(2)->mutable_stats();  // the 2nd allocation
-  stats->erase(stats->begin() + 1);  // its addr
+  auto* stats =
+      space.mutable_planes(0)->mutable_lines(0)->mutable_events(2)->mutable_stats();  // the 2nd allocation
+  stats->erase(stats->begin() + 1);                                                   // its addr
   CHECK_THROWS_WITH(allocsim::xla::parse_profile(space.SerializeAsString(), "t.pb"),
                     Contains("t.pb: MemoryAllocation on line 'python3' lacks stat 'addr'"));
 
@@ -138,7 +141,8 @@ TEST_CASE("hand-made: bad input gives a ProfileError naming the problem", "[xla]
 
   Recorder orphan = reuse_across_threads();
   orphan.records[2].addr += 64 * MiB;  // a free of a buffer whose allocation is not in the profile
-  CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(orphan)), Contains("which no earlier allocation returned"));
+  CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(orphan)),
+                    Contains("which no earlier allocation returned"));
 
   Recorder limits = reuse_across_threads();
   limits.records[2].available -= 256;
@@ -146,11 +150,13 @@ TEST_CASE("hand-made: bad input gives a ProfileError naming the problem", "[xla]
 
   Recorder huge = reuse_across_threads();
   huge.records[0].available = std::numeric_limits<std::uint64_t>::max();  // written as uint64, as TSL would
-  CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(huge)), Contains("event 0: bytes_available + bytes_allocated overflows"));
+  CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(huge)),
+                    Contains("event 0: bytes_available + bytes_allocated overflows"));
 
   Recorder doubled = reuse_across_threads();
   doubled.records.erase(doubled.records.begin() + 2);  // the free before the reuse is missing
-  CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(doubled)), Contains("which is live (events are missing)"));
+  CHECK_THROWS_WITH(allocsim::xla::check_profile(parse(doubled)),
+                    Contains("which is live (events are missing)"));
 }
 
 TEST_CASE("hand-made: a thread name that is not UTF-8 does not lose the profile", "[xla]") {

@@ -1,7 +1,7 @@
 // The reader and the exact check on the real H200 profiles in tests/data/jax_profiles/ (their
 // README has the figures these tests expect).
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "allocsim/scenarios/xla_check.h"
@@ -45,8 +45,9 @@ TEST_CASE("reader: allocator events, executions and device ops of the real profi
     CHECK(p.events.size() == x.allocs + x.frees);
     CHECK(p.events.back().peak_bytes_in_use == x.peak);
     CHECK(p.events.front().bytes_available + p.events.front().bytes_allocated == kMemoryLimit);
-    CHECK(std::is_sorted(p.events.begin(), p.events.end(),
-                         [](const AllocatorEvent& a, const AllocatorEvent& b) { return a.time_ps < b.time_ps; }));
+    CHECK(std::is_sorted(
+        p.events.begin(), p.events.end(),
+        [](const AllocatorEvent& a, const AllocatorEvent& b) { return a.time_ps < b.time_ps; }));
     CHECK(p.executes.size() == x.executions);
     CHECK_FALSE(p.device_ops.empty());
     CHECK_FALSE(p.streams.empty());
@@ -58,7 +59,8 @@ TEST_CASE("reader: cnn's allocations come mostly from compile threads", "[xla]")
   const allocsim::xla::Profile p = allocsim::xla::read_profile(profile_path("cnn"));
   std::size_t compile = 0;
   for (const AllocatorEvent& e : p.events)
-    compile += e.kind == AllocatorEvent::Kind::kAlloc && p.threads[e.thread].starts_with("tf_pjrt_compile_thread_pool/");
+    compile += e.kind == AllocatorEvent::Kind::kAlloc &&
+               p.threads[e.thread].starts_with("tf_pjrt_compile_thread_pool/");
   // README of the data set: 2,597 allocations on compile threads (the autotuner).
   CHECK(compile == 2597);
 }

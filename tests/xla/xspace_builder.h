@@ -71,8 +71,10 @@ class Recorder {
     pb::XSpace space;
     pb::XPlane& host = *space.add_planes();
     host.set_name("/host:CPU");
-    const char* stat_names[] = {"allocator_name", "addr", "requested_bytes", "allocation_bytes", "bytes_allocated",
-                                "peak_bytes_in_use", "bytes_available", "bytes_reserved"};
+    const char* stat_names[] = {"allocator_name",  "addr",
+                                "requested_bytes", "allocation_bytes",
+                                "bytes_allocated", "peak_bytes_in_use",
+                                "bytes_available", "bytes_reserved"};
     for (std::int64_t id = 1; id <= 8; ++id) (*host.mutable_stat_metadata())[id].set_name(stat_names[id - 1]);
     constexpr std::int64_t kAllocatorRef = 100;
     (*host.mutable_stat_metadata())[kAllocatorRef].set_name(allocator);
@@ -98,8 +100,10 @@ class Recorder {
         pb::XStat& s = *e.add_stats();
         s.set_metadata_id(id);
         // As TSL stores a number it parsed: int64 when it fits, else uint64.
-        if (v <= std::uint64_t(std::numeric_limits<std::int64_t>::max())) s.set_int64_value(std::int64_t(v));
-        else s.set_uint64_value(v);
+        if (v <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+          s.set_int64_value(std::int64_t(v));
+        else
+          s.set_uint64_value(v);
       };
       pb::XStat& name = *e.add_stats();
       name.set_metadata_id(1);

@@ -18,15 +18,18 @@ InferredOptions infer_options(const Profile& profile) {
   for (std::size_t i = 0; i < profile.events.size(); ++i) {
     const AllocatorEvent& e = profile.events[i];
     if (e.bytes_available > std::numeric_limits<std::uint64_t>::max() - e.bytes_allocated)
-      throw ProfileError(profile.source, "event " + std::to_string(i) + ": bytes_available + bytes_allocated overflows");
+      throw ProfileError(profile.source,
+                         "event " + std::to_string(i) + ": bytes_available + bytes_allocated overflows");
     if (e.bytes_available + e.bytes_allocated != limit)
       throw ProfileError(profile.source, "bytes_available + bytes_allocated is " +
-                                             std::to_string(e.bytes_available + e.bytes_allocated) + " at event " +
-                                             std::to_string(i) + " but " + std::to_string(limit) +
+                                             std::to_string(e.bytes_available + e.bytes_allocated) +
+                                             " at event " + std::to_string(i) + " but " +
+                                             std::to_string(limit) +
                                              " at event 0: not one pool with a fixed limit");
   }
   inf.options.memory_limit = limit;
-  inf.limit_evidence = "bytes_available + bytes_allocated, the same at all " + std::to_string(profile.events.size()) + " events";
+  inf.limit_evidence = "bytes_available + bytes_allocated, the same at all " +
+                       std::to_string(profile.events.size()) + " events";
 
   // A preallocating pool takes one region of the whole limit at its first allocation, which lands
   // at the region's base: every later chunk then lies in [first, first + limit).
@@ -36,13 +39,15 @@ InferredOptions infer_options(const Profile& profile) {
     if (!base) base = e.addr;
     if (e.addr < *base || e.addr - *base > limit || e.allocation_bytes > limit - (e.addr - *base)) {
       inf.options.allow_growth = true;
-      inf.growth_evidence = "the chunk at " + hex(e.addr) + " lies outside memory_limit above the first allocation at " +
-                            hex(*base) + ": the pool grows in regions";
+      inf.growth_evidence = "the chunk at " + hex(e.addr) +
+                            " lies outside memory_limit above the first allocation at " + hex(*base) +
+                            ": the pool grows in regions";
       return inf;
     }
   }
   inf.options.allow_growth = false;
-  inf.growth_evidence = "every chunk lies within memory_limit above the first allocation: one preallocated region";
+  inf.growth_evidence =
+      "every chunk lies within memory_limit above the first allocation: one preallocated region";
   return inf;
 }
 
@@ -93,7 +98,8 @@ class Replay {
   }
 
   bool allocate(const AllocatorEvent& e, std::size_t i) {
-    if (live_.contains(e.addr)) fail(i, "allocation at " + hex(e.addr) + ", which is live (events are missing)");
+    if (live_.contains(e.addr))
+      fail(i, "allocation at " + hex(e.addr) + ", which is live (events are missing)");
     const std::optional<Addr> sim = pool_.allocate(e.requested_bytes);
     ReplayedEvent rep;
     ProfileSide exp{e.allocation_bytes, 0, e.bytes_allocated, e.peak_bytes_in_use};
@@ -118,14 +124,16 @@ class Replay {
   bool deallocate(const AllocatorEvent& e, std::size_t i) {
     const auto it = live_.find(e.addr);
     if (it == live_.end())
-      fail(i, "free of " + hex(e.addr) + ", which no earlier allocation returned (was the profiler started before "
-                                         "the program's first array?)");
+      fail(i, "free of " + hex(e.addr) +
+                  ", which no earlier allocation returned (was the profiler started before "
+                  "the program's first array?)");
     ReplayedEvent rep;
     rep.region = it->second.region;
     rep.offset = locate(it->second.sim).second;
     rep.chunk_bytes = pool_.chunk_size(it->second.sim);
     // The freed chunk's offset is its allocation's, compared there; frees compare the chunk's size.
-    ProfileSide exp{e.allocation_bytes, e.addr - r_.region_bases[rep.region], e.bytes_allocated, e.peak_bytes_in_use};
+    ProfileSide exp{e.allocation_bytes, e.addr - r_.region_bases[rep.region], e.bytes_allocated,
+                    e.peak_bytes_in_use};
     pool_.deallocate(it->second.sim);
     live_.erase(it);
     return record(rep, exp);
@@ -147,8 +155,8 @@ class Replay {
   FakeSubAllocator sub_;
   BfcPool pool_;
   std::map<Addr, std::uint32_t> sim_regions_;  // replay region begin -> its index
-  std::unordered_map<Addr, Live> live_;       // profile address of a live chunk -> the replay's
-  std::vector<bool> based_;                   // per region: base known
+  std::unordered_map<Addr, Live> live_;        // profile address of a live chunk -> the replay's
+  std::vector<bool> based_;                    // per region: base known
 };
 
 }  // namespace

@@ -38,8 +38,8 @@ enum class StatField : std::uint8_t {
   kCount
 };
 constexpr std::array<std::string_view, std::size_t(StatField::kCount)> kStatNames = {
-    "allocator_name", "addr", "requested_bytes", "allocation_bytes", "bytes_allocated", "peak_bytes_in_use",
-    "bytes_available"};
+    "allocator_name",    "addr",           "requested_bytes", "allocation_bytes", "bytes_allocated",
+    "peak_bytes_in_use", "bytes_available"};
 
 enum class EventClass : std::uint8_t { kAlloc, kFree, kExecute };
 
@@ -52,9 +52,12 @@ PlaneIndex index_plane(const pb::XPlane& plane) {
   PlaneIndex ix;
   for (const auto& [id, md] : plane.event_metadata()) {
     const std::string& name = md.name();
-    if (name == kAllocEvent) ix.events.emplace(id, EventClass::kAlloc);
-    else if (name == kFreeEvent) ix.events.emplace(id, EventClass::kFree);
-    else if (name.starts_with(kExecutePrefix)) ix.events.emplace(id, EventClass::kExecute);
+    if (name == kAllocEvent)
+      ix.events.emplace(id, EventClass::kAlloc);
+    else if (name == kFreeEvent)
+      ix.events.emplace(id, EventClass::kFree);
+    else if (name.starts_with(kExecutePrefix))
+      ix.events.emplace(id, EventClass::kExecute);
   }
   for (const auto& [id, md] : plane.stat_metadata())
     for (std::size_t f = 0; f < kStatNames.size(); ++f)
@@ -85,8 +88,10 @@ class Parser {
     profile_.origin_ns = origin_of(space);
     const std::string device_plane = device_plane_of(allocator_);
     for (const pb::XPlane& plane : space.planes()) {
-      if (plane.name().starts_with(kHostPlanePrefix)) read_host_plane(plane);
-      else if (!device_plane.empty() && plane.name() == device_plane) read_device_plane(plane);
+      if (plane.name().starts_with(kHostPlanePrefix))
+        read_host_plane(plane);
+      else if (!device_plane.empty() && plane.name() == device_plane)
+        read_device_plane(plane);
     }
     finish();
     return std::move(profile_);
@@ -101,7 +106,8 @@ class Parser {
     std::optional<std::int64_t> origin;
     for (const pb::XPlane& plane : space.planes())
       for (const pb::XLine& line : plane.lines())
-        if (line.events_size() > 0 && (!origin || line.timestamp_ns() < *origin)) origin = line.timestamp_ns();
+        if (line.events_size() > 0 && (!origin || line.timestamp_ns() < *origin))
+          origin = line.timestamp_ns();
     return origin.value_or(0);
   }
 
@@ -111,7 +117,8 @@ class Parser {
     if (!allocator.starts_with(kPrefix) || !allocator.ends_with(kSuffix) ||
         allocator.size() <= kPrefix.size() + kSuffix.size())
       return {};
-    const std::string_view ordinal = allocator.substr(kPrefix.size(), allocator.size() - kPrefix.size() - kSuffix.size());
+    const std::string_view ordinal =
+        allocator.substr(kPrefix.size(), allocator.size() - kPrefix.size() - kSuffix.size());
     if (!std::all_of(ordinal.begin(), ordinal.end(), [](char c) { return c >= '0' && c <= '9'; })) return {};
     return "/device:GPU:" + std::string(ordinal);
   }
@@ -145,8 +152,8 @@ class Parser {
         if (cls->second == EventClass::kExecute) {
           if (event.data_case() != pb::XEvent::kOffsetPs) continue;  // aggregated: no place in time
           const std::string& name = plane.event_metadata().at(event.metadata_id()).name();
-          profile_.executes.push_back(
-              {thread_of(line, thread), program_of(name), time_ps(line, event, "execute span"), event.duration_ps()});
+          profile_.executes.push_back({thread_of(line, thread), program_of(name),
+                                       time_ps(line, event, "execute span"), event.duration_ps()});
           continue;
         }
         read_allocator_event(plane, ix, line, event, cls->second == EventClass::kAlloc, thread);
@@ -172,9 +179,12 @@ class Parser {
     auto number = [&](StatField f) -> std::uint64_t {
       const pb::XStat* s = stat[std::size_t(f)];
       const std::string_view stat_name = kStatNames[std::size_t(f)];
-      if (s == nullptr) fail(std::string(what) + " on line '" + line.name() + "' lacks stat '" + std::string(stat_name) + "'");
+      if (s == nullptr)
+        fail(std::string(what) + " on line '" + line.name() + "' lacks stat '" + std::string(stat_name) +
+             "'");
       if (s->value_case() == pb::XStat::kUint64Value) return s->uint64_value();
-      if (s->value_case() == pb::XStat::kInt64Value && s->int64_value() >= 0) return std::uint64_t(s->int64_value());
+      if (s->value_case() == pb::XStat::kInt64Value && s->int64_value() >= 0)
+        return std::uint64_t(s->int64_value());
       fail(std::string(what) + " on line '" + line.name() + "': stat '" + std::string(stat_name) +
            "' is not a non-negative integer");
     };
@@ -191,7 +201,8 @@ class Parser {
     profile_.events.push_back(e);
   }
 
-  std::string allocator_name(const pb::XPlane& plane, const pb::XLine& line, const pb::XStat* s, const char* what) const {
+  std::string allocator_name(const pb::XPlane& plane, const pb::XLine& line, const pb::XStat* s,
+                             const char* what) const {
     if (s != nullptr && s->value_case() == pb::XStat::kStrValue) return s->str_value();
     if (s != nullptr && s->value_case() == pb::XStat::kRefValue) {
       // A ref names a stat-metadata entry whose name is the value (TSL interns repeated strings).
@@ -215,7 +226,8 @@ class Parser {
           const auto md = plane.event_metadata().find(event.metadata_id());
           profile_.op_names.push_back(md == plane.event_metadata().end() ? std::string() : md->second.name());
         }
-        profile_.device_ops.push_back({stream, it->second, time_ps(line, event, "device op"), event.duration_ps()});
+        profile_.device_ops.push_back(
+            {stream, it->second, time_ps(line, event, "device op"), event.duration_ps()});
       }
     }
   }
@@ -223,8 +235,10 @@ class Parser {
   void finish() {
     if (profile_.events.empty()) {
       if (others_.empty())
-        fail("no allocator events (MemoryAllocation / MemoryDeallocation): was the profiler started before the "
-             "program's first array?");
+        fail(
+            "no allocator events (MemoryAllocation / MemoryDeallocation): was the profiler started before "
+            "the "
+            "program's first array?");
       std::string list;
       for (const std::string& a : others_) list += (list.empty() ? "" : ", ") + a;
       fail("no events of allocator '" + profile_.allocator + "'; the profile has events of: " + list);
@@ -238,7 +252,8 @@ class Parser {
                      [](const DeviceOp& a, const DeviceOp& b) { return a.start_ps < b.start_ps; });
     std::stable_sort(profile_.executes.begin(), profile_.executes.end(),
                      [](const ExecuteSpan& a, const ExecuteSpan& b) { return a.start_ps < b.start_ps; });
-    for (const AllocatorEvent& e : profile_.events) (e.kind == AllocatorEvent::Kind::kAlloc ? profile_.allocs : profile_.frees)++;
+    for (const AllocatorEvent& e : profile_.events)
+      (e.kind == AllocatorEvent::Kind::kAlloc ? profile_.allocs : profile_.frees)++;
   }
 
   const std::string& source_;

@@ -35,11 +35,11 @@ InferredOptions infer_options(const Profile& profile);
 /// What the replay's pool said at one event.
 struct ReplayedEvent {
   std::uint64_t chunk_bytes = 0;
-  std::uint32_t region = 0;   // index of the region (in the order the pool took them)
-  std::uint64_t offset = 0;   // from that region's base
+  std::uint32_t region = 0;  // index of the region (in the order the pool took them)
+  std::uint64_t offset = 0;  // from that region's base
   std::uint64_t bytes_in_use = 0;
   std::uint64_t peak_bytes_in_use = 0;
-  bool placed = true;         // false: the replay's allocation failed (out of memory)
+  bool placed = true;  // false: the replay's allocation failed (out of memory)
 };
 
 /// The profile's side of the same event, in the same terms.

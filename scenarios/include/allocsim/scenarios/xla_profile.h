@@ -30,43 +30,43 @@ class ProfileError : public std::runtime_error {
 struct AllocatorEvent {
   enum class Kind : std::uint8_t { kAlloc, kFree };
   Kind kind = Kind::kAlloc;
-  std::uint32_t thread = 0;         // index into Profile::threads
-  Addr addr = 0;                    // the chunk's address
+  std::uint32_t thread = 0;  // index into Profile::threads
+  Addr addr = 0;             // the chunk's address
   std::uint64_t requested_bytes = 0;
   std::uint64_t allocation_bytes = 0;  // the chunk's size (also on frees: the chunk being freed)
   std::uint64_t bytes_allocated = 0;   // bytes in use after the call
   std::uint64_t peak_bytes_in_use = 0;
-  std::uint64_t bytes_available = 0;   // memory_limit - bytes_reserved - bytes in use
-  std::int64_t time_ps = 0;            // from Profile::origin_ns
+  std::uint64_t bytes_available = 0;  // memory_limit - bytes_reserved - bytes in use
+  std::int64_t time_ps = 0;           // from Profile::origin_ns
 };
 
 /// A kernel, memset or copy on one GPU stream, at its device times.
 struct DeviceOp {
-  std::uint32_t stream = 0;  // index into Profile::streams
-  std::uint32_t name = 0;    // index into Profile::op_names
+  std::uint32_t stream = 0;   // index into Profile::streams
+  std::uint32_t name = 0;     // index into Profile::op_names
   std::int64_t start_ps = 0;  // from Profile::origin_ns
   std::int64_t duration_ps = 0;
 };
 
 /// One host-side execution of a compiled program (PjRt's Execute span).
 struct ExecuteSpan {
-  std::uint32_t thread = 0;  // index into Profile::threads
-  std::string program;       // e.g. "jit_step"
+  std::uint32_t thread = 0;   // index into Profile::threads
+  std::string program;        // e.g. "jit_step"
   std::int64_t start_ps = 0;  // from Profile::origin_ns
   std::int64_t duration_ps = 0;
 };
 
 struct Profile {
-  std::string source;     // file it was read from (for messages)
-  std::string allocator;  // the allocator whose events these are
-  std::int64_t origin_ns = 0;  // every time is in picoseconds from here (the earliest line start)
-  std::vector<std::string> threads;  // host line names, in plane order
+  std::string source;                  // file it was read from (for messages)
+  std::string allocator;               // the allocator whose events these are
+  std::int64_t origin_ns = 0;          // every time is in picoseconds from here (the earliest line start)
+  std::vector<std::string> threads;    // host lines with a kept event, in file order
   std::vector<AllocatorEvent> events;  // the allocator's calls, in its own order
   std::size_t allocs = 0, frees = 0;
-  std::vector<std::string> streams;   // GPU stream line names, in plane order
-  std::vector<std::string> op_names;  // distinct device op names
-  std::vector<DeviceOp> device_ops;   // sorted by start (ties: stream, then line order)
-  std::vector<ExecuteSpan> executes;  // sorted by start
+  std::vector<std::string> streams;     // GPU stream line names, in plane order
+  std::vector<std::string> op_names;    // distinct device op names
+  std::vector<DeviceOp> device_ops;     // sorted by start (ties: stream, then line order)
+  std::vector<ExecuteSpan> executes;    // sorted by start
   std::vector<std::string> allocators;  // every allocator that has events, sorted (for messages)
 };
 
