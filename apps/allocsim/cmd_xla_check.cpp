@@ -14,7 +14,14 @@ struct XlaCheckArgs {
   std::string profile;
   std::string allocator{allocsim::xla::kDefaultAllocator};
   std::size_t context = 3;
+  std::string growth = "auto";
 };
+
+allocsim::xla::Growth growth_of(const std::string& word) {
+  if (word == "on") return allocsim::xla::Growth::kOn;
+  if (word == "off") return allocsim::xla::Growth::kOff;
+  return allocsim::xla::Growth::kInfer;
+}
 
 allocsim::cli::RunFn setup_xla_check(CLI::App& sub) {
   auto args = std::make_shared<XlaCheckArgs>();
@@ -22,17 +29,24 @@ allocsim::cli::RunFn setup_xla_check(CLI::App& sub) {
                  "a jax.profiler capture: *.xplane.pb, *.xplane.pb.gz, or the directory it was written to")
       ->required();
   sub.add_option("--allocator", args->allocator, "the allocator whose calls to check")->capture_default_str();
+  sub.add_option("--growth", args->growth,
+                 "whether the pool grows in regions: auto (inferred from the addresses), on or off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   sub.add_option("--context", args->context, "events shown either side of a mismatch")->capture_default_str();
   sub.footer(
       "Examples:\n"
       "  allocsim xla-check tests/data/jax_profiles/mlp.xplane.pb.gz\n"
-      "  allocsim xla-check /tmp/trace        # the directory given to jax.profiler.start_trace\n");
+      "  allocsim xla-check /tmp/trace        # the directory given to jax.profiler.start_trace\n"
+      "  allocsim xla-check grow.xplane.pb --growth on   # captured with "
+      "XLA_PYTHON_CLIENT_PREALLOCATE=false\n");
   return [args]() -> int {
     std::string report;
     bool matched = false;
     try {
       const allocsim::xla::Profile profile = allocsim::xla::read_profile(args->profile, args->allocator);
-      const allocsim::xla::CheckResult result = allocsim::xla::check_profile(profile);
+      const allocsim::xla::CheckResult result =
+          allocsim::xla::check_profile(profile, growth_of(args->growth));
       report = allocsim::xla::format_check(profile, result, args->context);
       matched = result.matched();
     } catch (const allocsim::xla::ProfileError& e) {

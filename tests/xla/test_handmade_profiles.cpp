@@ -89,6 +89,22 @@ TEST_CASE("hand-made: a growing pool's regions at unrelated addresses are paired
   CHECK(r.replayed[4].region == 0);
 }
 
+TEST_CASE("hand-made: growth regions laid out back to back read as preallocation unless given", "[xla]") {
+  BfcOptions o;
+  o.memory_limit = 64 * MiB;
+  o.allow_growth = true;
+  Recorder rec(o, {kBase, kBase + 2 * MiB});  // region 1 (4 MiB) right after region 0 (2 MiB)
+  rec.alloc(1 * MiB);
+  rec.alloc(3 * MiB / 2);  // region 1's start: 1 MiB further than a single region would put it
+  const allocsim::xla::Profile p = parse(rec);
+  const allocsim::xla::CheckResult inferred = allocsim::xla::check_profile(p);
+  CHECK_FALSE(inferred.inferred.options.allow_growth);
+  CHECK(inferred.mismatch == std::optional<std::size_t>(1));  // reported, never passed
+  const allocsim::xla::CheckResult given = allocsim::xla::check_profile(p, allocsim::xla::Growth::kOn);
+  CHECK(given.matched());
+  CHECK(given.region_bases == std::vector<Addr>{kBase, kBase + 2 * MiB});
+}
+
 TEST_CASE("hand-made: a wrong chunk size is reported at its event", "[xla]") {
   Recorder rec = reuse_across_threads();
   rec.records[1].chunk += 256;

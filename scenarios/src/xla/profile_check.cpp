@@ -9,7 +9,7 @@
 
 namespace allocsim::xla {
 
-InferredOptions infer_options(const Profile& profile) {
+InferredOptions infer_options(const Profile& profile, Growth growth) {
   InferredOptions inf;
   // TSL's bytes_available is memory_limit - bytes_reserved - bytes_in_use, and bytes_reserved is
   // always 0 in the TSL the README names: the sum is the limit, the same after every call.
@@ -31,6 +31,11 @@ InferredOptions infer_options(const Profile& profile) {
   inf.limit_evidence = "bytes_available + bytes_allocated, the same at all " +
                        std::to_string(profile.events.size()) + " events";
 
+  if (growth != Growth::kInfer) {
+    inf.options.allow_growth = growth == Growth::kOn;
+    inf.growth_evidence = "given, not inferred";
+    return inf;
+  }
   // A preallocating pool takes one region of the whole limit at its first allocation, which lands
   // at the region's base: every later chunk then lies in [first, first + limit).
   std::optional<Addr> base;
@@ -161,9 +166,9 @@ class Replay {
 
 }  // namespace
 
-CheckResult check_profile(const Profile& profile) {
+CheckResult check_profile(const Profile& profile, Growth growth) {
   CheckResult result;
-  result.inferred = infer_options(profile);
+  result.inferred = infer_options(profile, growth);
   Replay(profile, result).run();
   return result;
 }

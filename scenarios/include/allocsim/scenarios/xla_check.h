@@ -25,12 +25,15 @@ struct InferredOptions {
   std::string growth_evidence;
 };
 
+/// How the pool's growth is decided: read from the profile's addresses, or given.
+enum class Growth : std::uint8_t { kInfer, kOn, kOff };
+
 /// memory_limit = bytes_available + bytes_allocated (the same at every event, else ProfileError);
-/// growth: off when every chunk lies within memory_limit above the first allocation (the one
-/// preallocated region starts there), on otherwise. A growing pool whose regions all happen to
-/// sit in that window reads as preallocating; the check then reports the first event where the
-/// two differ rather than passing.
-InferredOptions infer_options(const Profile& profile);
+/// growth (kInfer): off when every chunk lies within memory_limit above the first allocation (the
+/// one preallocated region starts there), on otherwise. A growing pool whose regions all happen
+/// to sit in that window reads as preallocating; the check then reports the first event where the
+/// two differ rather than passing, and kOn checks it as the growing pool it is.
+InferredOptions infer_options(const Profile& profile, Growth growth = Growth::kInfer);
 
 /// What the replay's pool said at one event.
 struct ReplayedEvent {
@@ -62,7 +65,7 @@ struct CheckResult {
 /// Replays and compares; stops at the first mismatch (everything after it would differ too).
 /// Throws ProfileError when the profile contradicts itself (a free of an address no earlier
 /// allocation returned, an allocation at a live address, a changing memory limit).
-CheckResult check_profile(const Profile& profile);
+CheckResult check_profile(const Profile& profile, Growth growth = Growth::kInfer);
 
 /// The human report `allocsim xla-check` prints: profile, options, summary and, on a mismatch,
 /// the first differing event with `context` events either side. Deterministic.
