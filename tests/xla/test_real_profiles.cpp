@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "allocsim/scenarios/xla_check.h"
 #include "allocsim/scenarios/xla_profile.h"
@@ -95,4 +96,32 @@ TEST_CASE("xla-check: every event of every real profile matches the BFC model", 
     CHECK(r.region_bases.size() == 1);
     CHECK(r.region_bases.front() == p.events.front().addr);
   }
+}
+
+TEST_CASE("reader: truncated gzip, empty directories and ambiguous directories are errors", "[xla]") {
+  using Catch::Contains;
+  const std::string file = profile_path("donate");
+  allocsim::test::TempDir dir;
+  {
+    std::ifstream in(file, std::ios::binary);
+    std::string head(100000, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    std::ofstream(dir.path / "cut.xplane.pb.gz", std::ios::binary) << head;
+  }
+  CHECK_THROWS_WITH(allocsim::xla::read_profile((dir.path / "cut.xplane.pb.gz").string()),
+                    Contains("cut.xplane.pb.gz: corrupt gzip data"));
+
+  const auto empty = dir.path / "empty";
+  std::filesystem::create_directories(empty / "plugins" / "profile" / "run");
+  CHECK_THROWS_WITH(allocsim::xla::read_profile(empty.string()),
+                    Contains("no *.xplane.pb or *.xplane.pb.gz in it or under plugins/profile/<run>/"));
+
+  const auto two = dir.path / "two";
+  std::filesystem::create_directories(two / "plugins" / "profile" / "run1");
+  std::filesystem::create_directories(two / "plugins" / "profile" / "run2");
+  std::filesystem::copy_file(file, two / "plugins" / "profile" / "run1" / "a.xplane.pb.gz");
+  std::filesystem::copy_file(file, two / "plugins" / "profile" / "run2" / "a.xplane.pb.gz");
+  CHECK_THROWS_WITH(allocsim::xla::read_profile(two.string()),
+                    Contains("several profiles found; name one:") && Contains("run1/a.xplane.pb.gz") &&
+                        Contains("run2/a.xplane.pb.gz"));
 }
