@@ -33,7 +33,9 @@ allocsim::cli::RunFn setup_xla_check(CLI::App& sub) {
                  "whether the pool grows in regions: auto (inferred from the addresses), on or off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
-  sub.add_option("--context", args->context, "events shown either side of a mismatch")->capture_default_str();
+  sub.add_option("--context", args->context, "events shown either side of a mismatch")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
   sub.footer(
       "Examples:\n"
       "  allocsim xla-check tests/data/jax_profiles/mlp.xplane.pb.gz\n"

@@ -121,6 +121,9 @@ TEST_CASE("hand-made: a wrong chunk size is reported at its event", "[xla]") {
   CHECK_THAT(report, Catch::Contains("        2 free "));  // context after it, from the profile only
   CHECK_THAT(report, Catch::Contains("(not replayed)"));
   CHECK_FALSE(report.find("        3 alloc") != std::string::npos);  // context 1: one event either side
+  const std::string all = allocsim::xla::format_check(p, r, std::numeric_limits<std::size_t>::max());
+  CHECK_THAT(all,
+             Catch::Contains("        0 alloc") && Catch::Contains("        3 alloc"));  // no wrap-around
 }
 
 TEST_CASE("hand-made: a wrong offset and a wrong peak are mismatches too", "[xla]") {

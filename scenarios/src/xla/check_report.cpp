@@ -117,8 +117,9 @@ std::string format_check(const Profile& p, const CheckResult& r, std::size_t con
   out += "result      MISMATCH at event " + std::to_string(i) + " of " + std::to_string(p.events.size()) +
          " (" + std::to_string(i) + " agree before it): " + differences(r.expected[i], r.replayed[i]) + "\n";
   out += "context     (offsets from the region base; times from the profile's start)\n";
-  const std::size_t from = i > context ? i - context : 0;
-  const std::size_t to = std::min(p.events.size(), i + context + 1);
+  const std::size_t span = std::min(context, p.events.size());  // i + span + 1 cannot wrap
+  const std::size_t from = i > span ? i - span : 0;
+  const std::size_t to = std::min(p.events.size(), i + span + 1);
   for (std::size_t k = from; k < to; ++k) event_lines(out, p, r, k);
   return out;
 }
