@@ -402,3 +402,19 @@ TEST_CASE("oracle: no pair missed, the known gap included", "[!mayfail]") {
   Totals t = check_programs(1, 2000, Limits{}, Options{true});
   CHECK(t.programs == 2000);
 }
+
+// Slightly larger programs (up to 24 accesses), ordered by the reachability oracle alone: the
+// every-ordering enumeration grows with the product of the agents' lengths.
+TEST_CASE("oracle: larger programs, reachability oracle") {
+  Limits lim;
+  lim.max_accesses = 24;
+  lim.max_steps = 80;
+  Options opt;
+  opt.enumerate = false;
+  Totals t = check_programs(100001, 500, lim, opt);
+  WARN("programs " << t.programs << " (" << t.racy_programs << " racy), accesses " << t.accesses
+                   << ", racing access pairs " << t.racing << "; allocation pairs: oracle " << t.latent
+                   << ", required " << t.required << " (" << t.strict << " with the known gap), reported "
+                   << t.reported);
+  CHECK(t.racy_programs > t.programs / 10);
+}
