@@ -8,8 +8,9 @@
 // Each program is played once into a recorder; the recorded calls are replayed into the detector
 // (max_findings large: every latent pair gets a record) and handed to the oracle. Compared on the
 // unit the detector reports, distinct pairs of allocation instances:
-//  - no false pair: every latent record names a pair the oracle finds unordered, its range lies in
-//    the hull of that pair's racing overlaps, and races_latent equals the number of records;
+//  - no false pair: every latent record names a pair the oracle finds unordered, the two accesses
+//    it shows are a racing access pair of the oracle's (allocation, agent, read/write, time), its
+//    range lies in the hull of that pair's racing overlaps, and races_latent = the records;
 //  - no missed pair: every pair the oracle requires (trace_oracle.h: not hidden by one of the
 //    misses docs/races.md documents) is reported;
 //  - the two oracles (every ordering, depth-first reachability) agree on every access pair.
@@ -279,6 +280,17 @@ Verdict compare(const std::vector<TraceCall>& calls, TimeNs end, const Options& 
       v.problems.push_back("false pair " + pair_text(p) + ": " + format_finding(f));
       continue;
     }
+    auto is = [&](const FindingSide& side, const TraceCall& c) {  // the record's side is access c
+      return side.alloc == c.buf && side.write == c.write &&
+             side.stream == allocsim::test::agent_label(c.agent) && side.start <= c.t && c.t <= side.end;
+    };
+    if (std::none_of(v.oracle.racing.begin(), v.oracle.racing.end(),
+                     [&](std::pair<std::size_t, std::size_t> xy) {
+                       const TraceCall &x = calls[xy.first], &y = calls[xy.second];
+                       return (is(f.first, x) && is(f.second, y)) || (is(f.first, y) && is(f.second, x));
+                     }))
+      v.problems.push_back("pair " + pair_text(p) +
+                           ": the record's accesses are not a racing pair: " + format_finding(f));
     AddrRange h = v.oracle.hull.at(p);
     if (f.range.bytes == 0 || f.range.begin < h.begin || f.range.end() > h.end())
       v.problems.push_back("pair " + pair_text(p) + ": range outside the racing bytes: " + format_finding(f));
@@ -291,12 +303,12 @@ Verdict compare(const std::vector<TraceCall>& calls, TimeNs end, const Options& 
   return v;
 }
 
-// Drops calls (never allocations) one at a time while the disagreement stays.
+// Drops calls (never allocations or stream names) one at a time while the disagreement stays.
 std::vector<TraceCall> shrink(std::vector<TraceCall> calls, TimeNs end, const Options& opt) {
   for (bool progress = true; progress;) {
     progress = false;
     for (std::size_t i = calls.size(); i-- > 0;) {
-      if (calls[i].kind == TraceCall::Alloc) continue;
+      if (calls[i].kind == TraceCall::Alloc || calls[i].kind == TraceCall::StreamCreated) continue;
       std::vector<TraceCall> fewer = calls;
       fewer.erase(fewer.begin() + std::ptrdiff_t(i));
       if (!compare(fewer, end, opt).problems.empty()) {
