@@ -12,7 +12,8 @@
 //    it shows are a racing access pair of the oracle's (allocation, agent, read/write, time), its
 //    range lies in the hull of that pair's racing overlaps, and races_latent = the records;
 //  - no missed pair: every pair the oracle requires (trace_oracle.h: not hidden by one of the
-//    misses docs/races.md documents) is reported;
+//    misses docs/races.md documents, nor by the known gap below) is reported; the [!mayfail] tests
+//    require the known gap's pairs too;
 //  - the two oracles (every ordering, depth-first reachability) agree on every access pair.
 // On a disagreement the trace is shrunk (calls dropped one at a time while it still disagrees)
 // and printed with its cross-agent edges.
