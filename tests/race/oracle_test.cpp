@@ -12,8 +12,7 @@
 //    it shows are a racing access pair of the oracle's (allocation, agent, read/write, time), its
 //    range lies in the hull of that pair's racing overlaps, and races_latent = the records;
 //  - no missed pair: every pair the oracle requires (trace_oracle.h: not hidden by one of the
-//    misses docs/races.md documents, nor by the known gap below) is reported; the [!mayfail] tests
-//    require the known gap's pairs too;
+//    misses docs/races.md documents) is reported;
 //  - the two oracles (every ordering, depth-first reachability) agree on every access pair.
 // On a disagreement the trace is shrunk (calls dropped one at a time while it still disagrees)
 // and printed with its cross-agent edges.
@@ -254,7 +253,7 @@ struct Verdict {
 };
 
 struct Options {
-  bool strict = false;  // also require the pairs the known gap hides (trace_oracle.h)
+  bool strict = false;  // also require the pairs the fixed gap hid (trace_oracle.h)
   bool enumerate = true;
   std::pair<long, long> drop_edge{-1, -1};
 };
@@ -371,7 +370,7 @@ TEST_CASE("oracle: the detector reports only unordered pairs and misses none it 
   WARN("programs " << t.programs << " (" << t.racy_programs << " racy), accesses " << t.accesses
                    << ", overlapping access pairs of different allocations " << t.access_pairs << ", racing "
                    << t.racing << "; allocation pairs: oracle " << t.latent << ", required " << t.required
-                   << " (" << t.strict << " with the known gap)"
+                   << " (" << t.strict << " counting the fixed gap)"
                    << ", reported " << t.reported << "; every-ordering run on " << t.enumerated
                    << " programs, " << t.prefixes << " prefixes");
   CHECK(t.enumerated == t.programs);
@@ -379,13 +378,12 @@ TEST_CASE("oracle: the detector reports only unordered pairs and misses none it 
   CHECK(t.racy_programs < t.programs / 2);   // and not everything races
 }
 
-// The known gap (trace_oracle.h, TraceOracle::own_overwrite_hides), minimal: buffer 0 is written by
-// s0 and by s1 with nothing ordering the two; the host waits for s1 only, frees buffer 0 and writes
-// buffer 1 on the same bytes. s0's write and the host's race whichever write ends last, but the
-// detector keeps one write of buffer 0 per byte: when s1's ends last, s0's is forgotten and the
-// race is missed. The verdict depends on this run's timing (docs/design.md: a latent race does not).
-TEST_CASE("oracle: a write forgotten when its own allocation writes again unordered (known gap)",
-          "[!mayfail]") {
+// A gap the oracle found (now fixed), minimal: buffer 0 is written by s0 and by s1 with nothing
+// ordering the two; the host waits for s1 only, frees buffer 0 and writes buffer 1 on the same
+// bytes. s0's write and the host's race whichever write ends last. The detector used to keep one
+// write of buffer 0 per byte: when s1's ended last, s0's was forgotten and the race missed, so the
+// verdict depended on this run's timing (docs/design.md: a latent race does not).
+TEST_CASE("oracle: a write is not forgotten when its own allocation writes again unordered") {
   for (bool s1_last : {false, true}) {
     SyntheticEngine e;
     e.stream(0, "s0");
@@ -411,11 +409,6 @@ TEST_CASE("oracle: a write forgotten when its own allocation writes again unorde
   }
 }
 
-TEST_CASE("oracle: no pair missed, the known gap included", "[!mayfail]") {
-  Totals t = check_programs(1, 1000, Limits{}, Options{true});
-  CHECK(t.programs == 1000);
-}
-
 // Slightly larger programs (up to 24 accesses), ordered by the reachability oracle alone: the
 // every-ordering enumeration grows with the product of the agents' lengths.
 TEST_CASE("oracle: larger programs, reachability oracle") {
@@ -427,7 +420,7 @@ TEST_CASE("oracle: larger programs, reachability oracle") {
   Totals t = check_programs(100001, 500, lim, opt);
   WARN("programs " << t.programs << " (" << t.racy_programs << " racy), accesses " << t.accesses
                    << ", racing access pairs " << t.racing << "; allocation pairs: oracle " << t.latent
-                   << ", required " << t.required << " (" << t.strict << " with the known gap), reported "
+                   << ", required " << t.required << " (" << t.strict << " counting the fixed gap), reported "
                    << t.reported);
   CHECK(t.racy_programs > t.programs / 10);
 }
