@@ -13,9 +13,19 @@ const std::vector<BuiltinSource>& builtin_scenario_sources() {
 # partial-product buffer) that the host releases as soon as their last use is enqueued, as XLA's
 # kComputeSynchronized contract allows. At the start of each epoch a new convolution shape is
 # compiled, and the MIOpen autotuner runs on its own stream: it allocates scratch from the same
-# BFC pool, zeroes it, and tries candidate kernels. Under `immediate` the scratch is the size of
-# the im2col buffer, so best fit hands the autotuner the bytes the previous step's queued
-# backward-filter kernels still read: a race, manifest when the host has run ahead of compute.
+# BFC pool, zeroes it, tries candidate kernels, synchronizes its stream and frees the scratch.
+# Under `immediate` the scratch (the size of the im2col buffer) lands on the bytes of the previous
+# step's `batch` and `act`, which the host released as soon as their last uses (im2col,
+# bwd_filter_gemm) were enqueued, and which coalesced with their free neighbours: the zeroing
+# races with those queued kernels (latent pairs with batch, act, im2col, partial and dW), and
+# clobbers batch and act before im2col and bwd_filter_gemm read them when the host has run ahead
+# of compute (`allocsim run conv-autotune` lists the findings).
+#
+# Simplification: the candidates read the live weights W, which `sgd_update` rewrites on compute
+# meanwhile. The real autotuner (PickBestAlgorithmNoCacheRocm in openxla/xla's
+# conv_algorithm_picker.cc) allocates and zeroes its own operand and result buffers instead.
+# Reading W keeps the pool's layout to the scratch alone; the race detector counts pairs of
+# different allocations only, so these same-allocation reads add no race.
 #
 # Sized so one run takes milliseconds: the flagship sweep runs it over every policy, guard,
 # semaphore value and several seeds.
@@ -91,7 +101,11 @@ program:
 # *enqueued*. The MIOpen autotuner then allocates scratch of the same size from the same BFC pool
 # on its own stream and zeroes it (memset) without waiting on compute. Under `immediate`, best fit
 # hands it X's bytes (X's chunk is the smallest free chunk that fits: Y sits between it and the
-# rest of the pool), so the zeroing races with the queued copy. Finally a check kernel reads Y.
+# rest of the pool), so the zeroing races with the queued copy. As the real autotuner does, the
+# host synchronizes the autotune stream before it frees the scratch (upstream reads each
+# candidate's time from a GpuTimer, which waits for the stream: policies/src/policies/immediate.cpp
+# cites the code), so the next trial's X, which gets the scratch's bytes back, is ordered after
+# the zeroing. Finally a check kernel reads Y.
 #
 # Each trial is one execution (begin/end_execution), so the compute semaphore decides how far the
 # host runs ahead: with `--semaphore 1` compute is idle at each trial's start and the memset lands
@@ -132,6 +146,7 @@ program:
       - release: X                     # last use enqueued: XLA frees here
       - alloc: {buffer: scratch, stream: autotune, size: $x_bytes}
       - memset: {stream: autotune, buffer: scratch, duration: $memset_ns}
+      - stream_sync: autotune          # the autotuner waits for its stream before freeing scratch
       - release: scratch
       - kernel: {name: check, stream: compute, duration: $check_ns, reads: [Y]}
       - release: Y

@@ -582,7 +582,9 @@ class YamlScenarioLoader {
   }
 
   /// An MIOpen-style autotune pass: scratch from the shared pool on the autotune stream (so the
-  /// guard applies), zeroed, candidate kernels, an optional sync to time them, release.
+  /// guard applies), zeroed, candidate kernels, a sync (default on), release. The sync is the
+  /// real autotuner's: it reads each candidate's time from a GpuTimer, which waits for the stream,
+  /// before its ScratchAllocator frees the scratch (sources in policies/src/policies/immediate.cpp).
   void expand_autotune(const YAML::Node& item, const YAML::Node& args, std::uint32_t line) {
     if (!args.IsMap()) fail(item, "'autotune' expects a map of arguments, got " + node_kind(args));
     check_keys(args, {"stream", "buffer", "scratch", "memset_duration", "candidates", "candidate_duration", "reads", "sync"},

@@ -7,15 +7,62 @@
 using namespace allocsim;
 using namespace allocsim::test;
 
-TEST_CASE("immediate frees at release with no device interaction", "[immediate]") {
+TEST_CASE("immediate frees a buffer used only on compute at release, with no device interaction", "[immediate]") {
   FakeBackend b;
   auto p = policy("immediate");
-  release(*p, b, buffer(3, 0x1000, 512, {0, 2}));
+  release(*p, b, buffer(3, 0x1000, 512, {0}));
   REQUIRE(b.freed.size() == 1);
   CHECK(b.freed[0].second == 3);
   CHECK(b.freed[0].first.addr == 0x1000);
   CHECK(b.freed[0].first.bytes == 512);
   CHECK(b.log == std::vector<std::string>{"free b3"});  // no event, no wait, no callback
+}
+
+TEST_CASE("immediate holds a buffer used on another stream until a callback after that use", "[immediate]") {
+  FakeBackend b;
+  auto p = policy("immediate");
+  release(*p, b, buffer(3, 0x1000, 512, {0, 2}));  // allocated on compute, used on compute and s2
+  CHECK(b.freed.empty());                  // not at release ...
+  CHECK(b.count("record e0 on s2") == 1);  // ... but after s2's work so far ...
+  CHECK(b.count("s102 waits e0") == 1);
+  CHECK(b.count("callback on s102") == 1);  // ... on the callback thread
+  CHECK(b.count("record e0 on s0") == 0);   // the compute use holds nothing
+  b.run_callbacks();
+  REQUIRE(b.freed.size() == 1);
+  CHECK(b.freed[0].second == 3);
+}
+
+TEST_CASE("immediate's free waits for every non-compute stream that used the buffer", "[immediate]") {
+  FakeBackend b;
+  auto p = policy("immediate");
+  release(*p, b, buffer(3, 0, 512, {0, 2, 3}));
+  CHECK(b.count("record e0 on s3") == 1);  // the second held stream ...
+  CHECK(b.count("s102 waits e0") == 1);    // ... orders the first one's callback stream
+  CHECK(b.count("record e1 on s2") == 1);
+  CHECK(b.count("s102 waits e1") == 1);
+  CHECK(b.count("callback on s102") == 1);
+  CHECK(b.freed.empty());
+  b.run_callbacks();
+  CHECK(b.was_freed(3));
+}
+
+TEST_CASE("immediate frees a non-compute stream's own allocation at release", "[immediate]") {
+  // Autotuner scratch: upstream returns it to the allocator directly; its owner orders it.
+  FakeBackend b;
+  auto p = policy("immediate");
+  release(*p, b, buffer(4, 0, 512, {1}, /*alloc_stream=*/1));
+  CHECK(b.log == std::vector<std::string>{"free b4"});
+}
+
+TEST_CASE("immediate falls back to a free at once when the hold's callback cannot be enqueued", "[immediate]") {
+  FakeBackend b;
+  b.fail_callbacks = true;
+  auto p = policy("immediate");
+  release(*p, b, buffer(5, 0, 512, {0, 2}));
+  CHECK(b.was_freed(5));
+  CHECK(b.fallbacks == 1);
+  REQUIRE(b.warnings.size() == 1);
+  CHECK(b.warnings[0].rfind("immediate: callback enqueue failed (", 0) == 0);
 }
 
 TEST_CASE("deferred-callback frees only when the callback runs, after the last-use stream", "[deferred-callback]") {

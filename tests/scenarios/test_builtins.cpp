@@ -49,7 +49,8 @@ TEST_CASE("embedded built-ins are identical to scenarios/builtin/*.yaml (run emb
   }
 }
 
-TEST_CASE("seed-repro: per trial, X is released before the autotune scratch of the same size is allocated") {
+TEST_CASE("seed-repro: per trial, X is released before the autotune scratch of the same size is allocated, "
+          "and the scratch is freed after a sync of its stream") {
   Scenario s = load_scenario("seed-repro", [] { Params p; p.set("trials", 3); return p; }());
   const Program& p = s.program;
   CHECK(count_ops(p, HostOpKind::BeginExecution) == 3);
@@ -70,6 +71,11 @@ TEST_CASE("seed-repro: per trial, X is released before the autotune scratch of t
     CHECK(p.ops[i - 2].kind == HostOpKind::Copy);
     CHECK(p.ops[i + 1].kind == HostOpKind::Memset);
     CHECK(p.ops[i + 1].stream == autotune);
+    // as the real autotuner, the host waits for its stream before it frees the scratch
+    CHECK(p.ops[i + 2].kind == HostOpKind::StreamSync);
+    CHECK(p.ops[i + 2].stream == autotune);
+    CHECK(p.ops[i + 3].kind == HostOpKind::Release);
+    CHECK(p.ops[i + 3].buffer == op.buffer);
     ++checked;
   }
   CHECK(checked == 3);
