@@ -41,23 +41,43 @@ void free_after_stream(Backend& b, StreamId stream, std::vector<Parked> chunks, 
   for (const Parked& p : copy) b.pool_free(p.chunk, p.buffer);
 }
 
-void park_after_events(const BufferInfo& buf, Plan& plan,
-                       std::function<void(Backend&, const Parked&, const std::vector<StreamEvent>&)> park) {
-  std::vector<StreamId> streams = use_streams(buf);
-  if (streams.empty()) {
-    plan.push_back(free_now(buf.chunk, buf.id));
-    return;
-  }
-  plan.push_back(Step::run([buf, streams = std::move(streams), park = std::move(park)](Backend& b, Plan&) {
-    std::vector<StreamEvent> events;
-    events.reserve(streams.size());
-    for (StreamId s : streams) {
-      const EventId e = b.create_event();
-      b.record_event(e, s);
-      events.push_back({s, e});
+void ReleaseRecords::add(Backend& b, const Chunk& chunk, StreamId stream) {
+  const EventId e = b.create_event();
+  b.record_event(e, stream);
+  max_bytes_[chunk.pool] = std::max(max_bytes_[chunk.pool], chunk.bytes);
+  records_.emplace(Key{chunk.pool, chunk.addr}, Record{chunk.bytes, stream, e});
+}
+
+void ReleaseRecords::order_after(Backend& b, const BufferInfo& buf) {
+  const Chunk& c = buf.chunk;
+  const AddrRange mine{c.addr, c.bytes};
+  const std::uint64_t reach = max_bytes_[c.pool];
+  auto it = records_.lower_bound(Key{c.pool, c.addr > reach ? c.addr - reach : 0});
+  while (it != records_.end() && it->first.first == c.pool && it->first.second < mine.end()) {
+    const AddrRange theirs{it->first.second, it->second.bytes};
+    if (!theirs.overlaps(mine)) {
+      ++it;
+      continue;
     }
-    park(b, Parked{buf.chunk, buf.id}, events);
-  }));
+    bool drop = theirs.begin >= mine.begin && theirs.end() <= mine.end();  // obligation passes on
+    if (it->second.stream != buf.alloc_stream) {
+      if (b.query_event(it->second.event))
+        drop = true;  // known complete: the host (and all it enqueues later) is ordered after it
+      else
+        b.stream_wait(buf.alloc_stream, it->second.event);
+    }
+    if (drop) {
+      b.destroy_event(it->second.event);
+      it = records_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void ReleaseRecords::clear(Backend& b) {
+  for (auto& [key, r] : records_) b.destroy_event(r.event);
+  records_.clear();
 }
 
 }  // namespace allocsim::policy_util

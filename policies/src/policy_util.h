@@ -1,7 +1,7 @@
 // Small helpers shared by the free-policy files. Like the policies themselves, they use only the
 // Backend interface (core/backend.h), so everything here runs unchanged on the sim and HIP backends.
 #pragma once
-#include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,16 +56,34 @@ inline constexpr ParamSpec kOomRetryTimeout{
 /// the PR #979 fallback, which re-opens the race it was meant to close.
 void free_after_stream(Backend& b, StreamId stream, std::vector<Parked> chunks, std::string_view who);
 
-/// An event recorded on one of a released buffer's use streams.
-struct StreamEvent {
-  StreamId stream = kNoStream;
-  EventId event = kNoEvent;
-};
+/// Releases whose bytes went back to the shared pool while device work on them may still be
+/// queued, by byte range, so that a later allocation for another stream can be ordered after them.
+/// stream-aware's rule, also used by event-poll and timestamp-frontier to give the shared pool the
+/// per-stream reuse of the allocators they model (their banners say where that differs).
+class ReleaseRecords {
+ public:
+  /// Records an event on `stream` now and remembers it for `chunk`'s bytes.
+  void add(Backend& b, const Chunk& chunk, StreamId stream);
+  /// After `buf` was allocated: for each remembered release overlapping its chunk on a stream
+  /// other than buf.alloc_stream, the host polls the event; done: the record is dropped (the host
+  /// is ordered after it); not done: buf.alloc_stream waits on it. Same-stream records need
+  /// nothing (stream order). A record wholly inside the new chunk is then dropped: its obligation
+  /// passes to the new buffer, whose release records an event on its allocation stream (so the
+  /// policy must add one for the allocation stream at every release).
+  void order_after(Backend& b, const BufferInfo& buf);
+  /// Destroys every remembered event (after a device-wide sync, or at shutdown).
+  void clear(Backend& b);
+  bool empty() const { return records_.empty(); }
 
-/// The release step of the polling policies (event-poll, timestamp-frontier): a buffer no device
-/// op touched is freed now; otherwise a Do step records one event on each stream that used it and
-/// hands the chunk and those events to `park`, which keeps them until the events are seen done.
-void park_after_events(const BufferInfo& buf, Plan& plan,
-                       std::function<void(Backend&, const Parked&, const std::vector<StreamEvent>&)> park);
+ private:
+  using Key = std::pair<PoolId, Addr>;  // (pool, range begin)
+  struct Record {
+    std::uint64_t bytes;
+    StreamId stream;  // where the event was recorded
+    EventId event;
+  };
+  std::multimap<Key, Record> records_;         // releases not known complete, by (pool, address)
+  std::map<PoolId, std::uint64_t> max_bytes_;  // largest remembered range per pool (bounds the search)
+};
 
 }  // namespace allocsim::policy_util

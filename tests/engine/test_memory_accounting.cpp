@@ -53,7 +53,8 @@ TEST_CASE("policies that do not free at once still show their pending bytes", "[
   ProgramBuilder pb;
   BufferId a = pb.buffer("a");
   pb.alloc(a, 0, 1 << 20).kernel(0, Duration::fixed(1000), {}, {a}).release(a);
-  for (const char* name : {"deferred-callback", "host-sync", "event-poll", "batched-callback", "timestamp-frontier"}) {
+  // (event-poll and timestamp-frontier free a buffer used only on its own stream at once.)
+  for (const char* name : {"deferred-callback", "host-sync", "batched-callback"}) {
     auto pol = make_policy(name, Params{});
     REQUIRE(pol);
     RunResult r = run(pb.scenario(), *pol, costly_free_options());

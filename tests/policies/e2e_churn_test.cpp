@@ -53,15 +53,17 @@ TEST_CASE("churn: deferred-callback's peak in_use grows with the semaphore and i
 
 TEST_CASE("churn: freeing at release makes the peak independent of the semaphore", "[e2e][churn]") {
   const Scenario sc = churn_scenario();
-  for (std::string_view name : {"immediate", "stream-aware", "host-sync"}) {
+  // event-poll and timestamp-frontier too: on one stream they reuse at once, as PyTorch's and TF's
+  // allocators do.
+  for (std::string_view name : {"immediate", "stream-aware", "host-sync", "event-poll", "timestamp-frontier"}) {
     INFO(name);
     CHECK(run(sc, name, "none", 1).peak_bytes_in_use == run(sc, name, "none", 16).peak_bytes_in_use);
   }
 }
 
-TEST_CASE("churn: the parking policies also grow with the semaphore", "[e2e][churn]") {
+TEST_CASE("churn: batched-callback also grows with the semaphore", "[e2e][churn]") {
   const Scenario sc = churn_scenario();
-  for (std::string_view name : {"event-poll", "batched-callback", "timestamp-frontier"}) {
+  for (std::string_view name : {"batched-callback"}) {
     const RunResult one = run(sc, name, "none", 1), sixteen = run(sc, name, "none", 16);
     INFO(name << ": " << one.peak_bytes_in_use << " -> " << sixteen.peak_bytes_in_use);
     CHECK(sixteen.peak_bytes_in_use > 2 * one.peak_bytes_in_use);

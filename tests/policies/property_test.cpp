@@ -1,9 +1,10 @@
 // Property tests over random release/allocate/progress sequences, for every registered policy:
 //   1. Liveness: after shutdown and a drained callback thread, every released chunk was returned to
 //      its pool exactly once.
-//   2. Safety at free time: every deferring policy (all but immediate and stream-aware, which free
-//      at once by contract) returns a touched chunk only from a context (host or callback) that has
-//      observed every enqueued use of it complete. `immediate` must violate this on the same
+//   2. Safety at free time: every deferring policy returns a touched chunk only from a context
+//      (host or callback) that has observed every enqueued use of it complete. The policies that
+//      free at once by contract (immediate for compute uses; stream-aware, event-poll and
+//      timestamp-frontier, which order the next user instead) must violate it on the same
 //      sequences: proof that the check can fail. The callback policies order the free only after
 //      the *last-use* stream (PR #979's contract), so they are safe for single-stream buffers and
 //      provably not for buffers whose earlier uses ran on another stream: both are asserted.
@@ -88,7 +89,7 @@ TEST_CASE("every policy returns every released chunk exactly once", "[property]"
 }
 
 TEST_CASE("deferring policies free a chunk only after its uses were observed complete", "[property]") {
-  const std::set<std::string> frees_at_once = {"immediate", "stream-aware"};
+  const std::set<std::string> frees_at_once = {"immediate", "stream-aware", "event-poll", "timestamp-frontier"};
   const std::set<std::string> last_use_only = {"deferred-callback", "batched-callback"};
   for (const RegistryEntry& e : list_policies()) {
     const bool multi = last_use_only.count(e.name) == 0;

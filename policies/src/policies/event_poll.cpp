@@ -1,20 +1,34 @@
-// Free policy `event-poll`: park released chunks behind events; reclaim them when a later
-// allocation polls the events done.
+// Free policy `event-poll`: PyTorch's caching allocator in a shared pool. A chunk is reusable by
+// its own stream at once; uses on other streams (record_stream) park it behind events that a later
+// allocation polls.
 //
-// Contract: at release, one event is recorded on each stream that touched the buffer and the chunk
-//   is parked (pending). Before every allocation the host polls the outstanding events per stream
-//   (ascending stream id) in FIFO order, stopping at a stream's first event not yet done (events on
-//   one stream complete in order, as PyTorch's process_events assumes); a chunk goes back to the
-//   pool once all of its events were seen done. A successful query orders the host after the
-//   stream's work, so the freed bytes are safe for any stream. A buffer no device op touched is
-//   freed at once. Memory comes back at the next allocation *after* the GPU finished, not when it
-//   finished.
-//   Unlike PyTorch, the pool is shared by all streams, so the allocation stream's own uses get an
-//   event too (PyTorch skips it because its pools are per stream).
-// Analogue: PyTorch CUDACachingAllocator record_stream + process_events.
-// Cost: an event create + record per touched stream at release, one query (~1.3 us) per
-//   outstanding stream queue at each allocation; pending bytes until the next allocation after the
-//   device finished.
+// Contract: at release, an event is recorded on the buffer's allocation stream and remembered with
+//   its bytes (policy_util::ReleaseRecords). Let O be the streams other than the allocation stream
+//   that touched the buffer (PyTorch's stream_uses, which record_stream fills).
+//     - O empty: the chunk goes back to the pool at once.
+//     - O not empty: one event is recorded on each stream in O and the chunk is parked (pending).
+//       Before every allocation the host polls the outstanding events per stream (ascending
+//       stream id) in FIFO order, stopping at a stream's first event not yet done (events on one
+//       stream complete in order, as process_events assumes); the chunk goes back to the pool once
+//       all of its events were seen done.
+//   After every allocation, ReleaseRecords::order_after: a stream other than the releasing
+//   buffer's allocation stream that gets its bytes polls the release event and, if it is not done,
+//   waits on it on the device. So the allocation stream reuses at once and another stream only
+//   after the allocation stream's work on the bytes.
+// Analogue: PyTorch CUDACachingAllocator (c10/cuda/CUDACachingAllocator.cpp): free() calls
+//   free_block at once when block->stream_uses is empty, else insert_events (one event per used
+//   stream) and defers the block to process_events, called at the start of the next malloc;
+//   record_stream on the allocation stream itself adds nothing.
+// Where it differs: PyTorch's pools are per stream (BlockComparator orders by stream first, and
+//   get_free_block takes only blocks of the allocating stream), so another stream never gets a
+//   freed block until empty_cache hands the segment back to the driver. The pool here is shared:
+//   another stream gets the bytes, ordered by a stream wait on the release event (stream-aware's
+//   rule): the same safety, with less memory than per-stream pools would hold. Memory comes back
+//   from a record_stream use at the next allocation *after* the GPU finished, as in PyTorch.
+// Cost: an event create + record at every release (PyTorch has none for same-stream frees), one
+//   more per stream in O, one query (~1.3 us) per outstanding stream queue at each allocation, and
+//   at a cross-stream reuse one query and possibly a stream wait; pending bytes only for buffers
+//   with uses on other streams.
 // OOM: PyTorch style: on the first failure the host synchronizes the device (wait_all), frees every
 //   parked chunk, and retries once; a second failure is final. The sync-and-free happens inside
 //   the allocator, so it applies to autotuner scratch too (which then fails without a further retry).
@@ -33,17 +47,33 @@ class EventPollPolicy final : public FreePolicy {
   std::string_view name() const override { return kName; }
 
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
-    policy_util::park_after_events(buf, plan, [this](Backend&, const policy_util::Parked& chunk,
-                                                     const std::vector<policy_util::StreamEvent>& events) {
+    std::vector<StreamId> others;
+    for (StreamId s : policy_util::use_streams(buf))
+      if (s != buf.alloc_stream) others.push_back(s);
+    plan.push_back(Step::run([this, buf, others = std::move(others)](Backend& b, Plan&) {
+      if (buf.alloc_stream != kNoStream) records_.add(b, buf.chunk, buf.alloc_stream);
+      if (others.empty()) {
+        b.pool_free(buf.chunk, buf.id);
+        return;
+      }
       const std::uint64_t entry = next_entry_++;
-      parked_[entry] = Entry{chunk, int(events.size())};
-      for (const auto& se : events) queues_[se.stream].push_back({se.event, entry});
-    });
+      parked_[entry] = Entry{{buf.chunk, buf.id}, int(others.size())};
+      for (StreamId s : others) {
+        const EventId e = b.create_event();
+        b.record_event(e, s);
+        queues_[s].push_back({e, entry});
+      }
+    }));
   }
 
   void before_allocate(Backend&, StreamId, std::uint64_t, Plan& plan) override {
     if (queues_.empty()) return;
     plan.push_back(Step::run([this](Backend& b, Plan&) { process_events(b); }));
+  }
+
+  void after_allocate(Backend&, const BufferInfo& buf, Plan& plan) override {
+    if (records_.empty()) return;
+    plan.push_back(Step::run([this, buf](Backend& b, Plan&) { records_.order_after(b, buf); }));
   }
 
   OomDecision on_oom(Backend&, StreamId, std::uint64_t, bool, int attempt, TimeNs, Plan& plan) override {
@@ -54,8 +84,7 @@ class EventPollPolicy final : public FreePolicy {
   }
 
   void on_shutdown(Backend&, Plan& plan) override {
-    if (parked_.empty()) return;
-    plan.push_back(Step::wait_all());
+    if (!parked_.empty()) plan.push_back(Step::wait_all());
     plan.push_back(Step::run([this](Backend& b, Plan&) { free_all(b); }));
   }
 
@@ -88,23 +117,26 @@ class EventPollPolicy final : public FreePolicy {
     parked_.erase(it);
   }
 
-  /// After a device-wide sync: every event is done; free everything parked, oldest first.
+  /// After a device-wide sync (or at shutdown, with nothing parked): every event is done; free
+  /// everything parked, oldest first, and forget every release.
   void free_all(Backend& b) {
     for (auto& [stream, q] : queues_)
       for (const Pending& p : q) b.destroy_event(p.event);
     queues_.clear();
     for (auto& [entry, e] : parked_) b.pool_free(e.parked.chunk, e.parked.buffer);
     parked_.clear();
+    records_.clear(b);
   }
 
   std::uint64_t next_entry_ = 0;
-  std::map<std::uint64_t, Entry> parked_;        // by release order
+  std::map<std::uint64_t, Entry> parked_;           // by release order
   std::map<StreamId, std::deque<Pending>> queues_;  // per stream, FIFO
+  policy_util::ReleaseRecords records_;             // releases on their allocation stream
 };
 
 ALLOCSIM_REGISTER_POLICY(EventPollPolicy, {
     .order = 40,
-    .description = "record events at release; free when a later allocation polls them done (PyTorch record_stream)",
+    .description = "reuse on the same stream at once; record_stream uses park the chunk until polled events are done (PyTorch caching allocator)",
 });
 
 }  // namespace

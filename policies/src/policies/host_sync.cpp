@@ -4,7 +4,12 @@
 //   id; the last-use stream when the mask is empty), then pool_free runs on the host. The bytes are
 //   idle on the device when they return to the pool, so any later user on any stream is ordered
 //   after every earlier use (stream drain -> host -> pool lock -> next allocation).
-// Analogue: XLA's kSynchronous allocation model (free after BlockHostUntilDone).
+// Analogue: a synchronous free, like cudaFree / hipFree, which wait for the device before they
+//   return. Not XLA's kSynchronous allocation model: there RecordUsage
+//   (xla/pjrt/pjrt_stream_executor_client.cc) retains every buffer used on a stream until a host
+//   callback after that use (LocalDeviceState::ThenRelease), so frees are deferred through the
+//   callback thread and the host never blocks; that is close to `deferred-callback` ordered after
+//   every use stream instead of the last one, and is not modelled as a policy of its own.
 // Cost: host stall of the whole queued work on those streams at every release (the host can no
 //   longer run ahead, so the compute semaphore never fills); pending bytes only while blocked.
 // OOM: default (XLA AllocatorRetry).
@@ -26,7 +31,7 @@ class HostSyncPolicy final : public FreePolicy {
 
 ALLOCSIM_REGISTER_POLICY(HostSyncPolicy, {
     .order = 30,
-    .description = "block the host until the buffer's streams drain, then free (XLA kSynchronous)",
+    .description = "block the host until the buffer's streams drain, then free (a synchronous free, like cudaFree)",
     .params = {policy_util::kOomRetryTimeout},
 });
 
