@@ -19,8 +19,11 @@
 //   which upstream hands back to the BFC allocator directly, so ordering it is its owner's job
 //   (the MIOpen autotuner synchronizes its stream first; scenarios' autotune blocks do the same).
 // Analogue, and the sources of the rule (openxla/xla):
-//   - a buffer may be freed once its last compute use is enqueued: LocalDeviceState's
-//     kComputeSynchronized allocation model (xla/pjrt/local_device_state.h);
+//   - the rule itself: the comment on LocalDeviceState::kComputeSynchronized
+//     (xla/pjrt/local_device_state.h) lets a buffer be freed once its last compute use is
+//     enqueued and, for each use on a non-compute stream, either the host was notified that it
+//     completed or the next compute op is guaranteed to start after it. This policy takes the
+//     first branch, which is what the client does for the uses below;
 //   - a use on another stream holds a reference until the host learns it completed. Classic
 //     client: RecordUsage in xla/pjrt/pjrt_stream_executor_client.cc retains the buffer with
 //     LocalDeviceState::ThenRelease(usage_stream, ...) (a host callback on the usage stream), and
