@@ -313,7 +313,7 @@ class HipDevice final : public HwDevice {
     d.max_blocks = max_blocks_;
     d.spin_cycles = op.duration > 0 ? static_cast<long long>(double(op.duration) / options_.platform.spin_ns_per_cycle) : 0;
     for (const DeviceAccess& a : op.reads) add_read(d, a);
-    const bool zeroing = op.kind == HostOpKind::Memset;
+    const bool zeroing = op.kind == DeviceOpKind::Memset;
     for (const DeviceAccess& a : op.writes) add_write(d, a, zeroing);
     ALLOCSIM_HIP_CHECK(launch_op(d, stream(s)));
   }

@@ -302,7 +302,7 @@ void SimDevice::advance(StreamId s) {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         const std::uint64_t rec = op.rec;
         release(me, sync_key(SyncKind::Event, rec));
-        const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "event-record", now_, now_};
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-record", now_, now_};
         emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         complete_record(rec);
@@ -318,7 +318,7 @@ void SimDevice::advance(StreamId s) {
         st.waiting_rec = 0;
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         acquire(me, sync_key(SyncKind::Event, op.rec));
-        const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "event-wait", since, now_};
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-wait", since, now_};
         emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         continue;
@@ -351,7 +351,7 @@ void SimDevice::handoff(StreamId s) {
   Stream& st = streams_[std::size_t(s)];
   StreamOp& op = st.ops.front();
   release(stream_agent(s), sync_key(SyncKind::CallbackHandoff, op.rec));
-  const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "callback-marker", st.op_start, now_};
+  const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_};
   emit([&](auto& o) { o.on_device_op(span); });
   callbacks_.push_back(Callback{op.rec, std::move(op.fn), std::move(op.what)});
   st.ops.pop_front();

@@ -404,9 +404,9 @@ void RaceDetector::Impl::handle_pool_destroyed(PoolId p, TimeNs t) {
 }
 
 void RaceDetector::Impl::handle_device_op(const DeviceOpSpan& span) {
-  // Only ops that access memory can appear in a finding; markers, event records and waits
-  // (HostDelay, observer.h) cannot.
-  if (span.kind != HostOpKind::HostDelay) spans.record(span);
+  // Only ops that access memory can appear in a finding; markers (event records and waits,
+  // callback hand-offs) cannot.
+  if (span.kind != DeviceOpKind::Marker) spans.record(span);
 }
 
 // ---- The observer calls: queued (race_detector.h, call_queue.h), handled here in arrival order.

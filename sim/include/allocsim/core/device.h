@@ -20,7 +20,7 @@ struct DeviceAccess {
 
 /// A kernel / memset / copy as launched: duration already drawn from its distribution.
 struct DeviceOp {
-  HostOpKind kind = HostOpKind::Kernel;
+  DeviceOpKind kind = DeviceOpKind::Kernel;  // Kernel / Memset / Copy
   TimeNs duration = 0;
   std::vector<DeviceAccess> reads, writes;
   std::string_view label;  // "kernel", "memset", "copy" or a scenario-given name (static storage)
