@@ -352,11 +352,11 @@ class HipDevice final : public HwDevice {
     (void)s, (void)bytes, (void)scratch;
     ++stats_.ooms;
   }
-  void note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) override {
+  void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override {
     (void)buf, (void)detail;
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     ++stats_.lifetime_violations;
-    warnings_.insert(std::string(kind));
+    warnings_.insert(std::string(finding_kind_name(kind)));
   }
 
  private:

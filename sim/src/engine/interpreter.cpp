@@ -221,7 +221,7 @@ void Interpreter::plan_release(const HostOp& op, Plan& plan) {
         return;
       case BufferState::Released:
         device_.note_lifetime_violation(
-            "double-free", info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released twice by the host program"));
+            FindingKind::DoubleFree, info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released twice by the host program"));
         return;
       case BufferState::Failed: ++skipped_ops_; return;  // its allocation failed: nothing to free
       case BufferState::Unallocated:
@@ -231,7 +231,7 @@ void Interpreter::plan_release(const HostOp& op, Plan& plan) {
           return;
         }
         device_.note_lifetime_violation(
-            "unknown-free", info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released but never allocated"));
+            FindingKind::UnknownFree, info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released but never allocated"));
         return;
     }
   }));
@@ -249,7 +249,7 @@ bool Interpreter::resolve(const std::vector<BufferAccess>& in, std::vector<Devic
     switch (state_[std::size_t(a.buffer)]) {
       case BufferState::Live: break;
       case BufferState::Released:
-        device_.note_lifetime_violation("use-after-release", info,
+        device_.note_lifetime_violation(FindingKind::UseAfterRelease, info,
                                         cat("'", label_of(device_kind(op.kind)), "' at ", op_where(op, position()), " uses buffer '",
                                             program_.buffer_names[std::size_t(a.buffer)],
                                             "' after the host released it; op skipped"));
@@ -337,7 +337,7 @@ void Interpreter::plan_shutdown(const HostOp& op, Plan& plan) {
 void Interpreter::finish() {
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     if (state_[i] != BufferState::Live) continue;
-    device_.note_lifetime_violation("leak", buffers_[i],
+    device_.note_lifetime_violation(FindingKind::Leak, buffers_[i],
                                     cat("buffer '", program_.buffer_names[i], "' never released by the host program"));
   }
 }

@@ -13,7 +13,6 @@ namespace allocsim {
 namespace {
 constexpr Addr kPrivatePoolBase = Addr(1) << 48;
 constexpr std::size_t kMaxWarnings = 200;
-constexpr std::size_t kMaxLeakRecords = 3;
 }  // namespace
 
 SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser, std::vector<Observer*> observers,
@@ -57,6 +56,7 @@ void SimDevice::run(Interpreter& interpreter) {
     dispatch(e);
   }
   last_time_ = std::max({now_, host_now_, cb_now_});
+  lifetime_.finish([this](const BufferInfo& buf, TimeNs release_time) { return unreturned_record(buf, release_time); });
   emit([&](auto& o) { o.on_end(last_time_); });
 }
 
@@ -550,23 +550,24 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
     allocations_.erase(it);
   };
   if (pool_destroyed_[p]) {
-    ++after_destroy_;
-    settle();
-    add_finding("callback-after-pool-destroyed", &info, AddrRange{chunk.addr, chunk.bytes},
-                std::string(current_ == Agent::Callback ? "a callback" : "the host") + " freed buffer '" +
-                    buffer_name(buffer) + "' into pool " + std::to_string(p) + " after shutdown destroyed it");
+    settle();  // (not returned to a live pool: a leak too, counted at the end)
+    lifetime_.report(lifetime_record(FindingKind::CallbackAfterPoolDestroyed, info, AddrRange{chunk.addr, chunk.bytes},
+                                     std::string(current_ == Agent::Callback ? "a callback" : "the host") +
+                                         " freed buffer '" + buffer_name(buffer) + "' into pool " + std::to_string(p) +
+                                         " after shutdown destroyed it"));
     update_memory(t);
     return;
   }
   SimPool* sp = pools_[p].get();
   if (!sp || !sp->bfc().is_live(chunk.addr)) {
-    ++double_frees_;
-    add_finding("double-free", &info, AddrRange{chunk.addr, chunk.bytes},
-                "pool free of a chunk that is not allocated (buffer '" + buffer_name(buffer) + "' freed twice)");
+    lifetime_.report(lifetime_record(FindingKind::DoubleFree, info, AddrRange{chunk.addr, chunk.bytes},
+                                     "pool free of a chunk that is not allocated (buffer '" + buffer_name(buffer) +
+                                         "' freed twice)"));
     return;
   }
   sp->bfc().deallocate(chunk.addr);
   ++frees_;
+  if (it != allocations_.end()) lifetime_.returned(it->second.instance);
   settle();
   emit([&](auto& o) { o.on_pool_free(agent(), chunk, buffer, t); });
   update_memory(t);
@@ -627,7 +628,8 @@ void SimDevice::semaphore_release() {
 void SimDevice::note_alloc(const BufferInfo& buf) {
   ++allocs_;
   mem_.live += buf.requested_bytes;
-  allocations_[chunk_key(buf.chunk.pool, buf.chunk.addr)] = AllocRecord{buf.id, buf.requested_bytes, false};
+  allocations_[chunk_key(buf.chunk.pool, buf.chunk.addr)] =
+      AllocRecord{buf.id, buf.requested_bytes, false, lifetime_.allocated(buf)};
   const TimeNs t = agent_now();
   emit([&](auto& o) { o.on_alloc(agent(), buf, t); });
   update_memory(t);
@@ -640,6 +642,7 @@ void SimDevice::note_host_release(const BufferInfo& buf) {
     it->second.released = true;
     mem_.live -= it->second.requested;
     mem_.pending += it->second.requested;
+    lifetime_.released(it->second.instance, t);
   }
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;
   emit([&](auto& o) { o.on_host_release(buf, t); });
@@ -663,34 +666,44 @@ void SimDevice::note_oom(StreamId s, std::uint64_t bytes, bool scratch) {
        (valid_stream(s) ? streams_[std::size_t(s)].name : std::string("?")) + "' failed");
 }
 
-void SimDevice::note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) {
-  if (kind == "double-free") ++double_frees_;
-  else if (kind == "use-after-release") ++use_after_release_;
-  else if (kind == "unknown-free") ++unknown_frees_;
-  else if (kind == "callback-after-pool-destroyed") ++after_destroy_;
-  else if (kind == "leak") ++leaks_;
-  add_finding(kind, &buf, AddrRange{buf.chunk.addr, buf.chunk.bytes}, std::move(detail));
+void SimDevice::note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) {
+  // A leak is counted once per allocation instance: this one, held by the host at the end, is not
+  // counted again among those never returned to the pool (LifetimeFindings::finish).
+  std::int64_t inst = -1;
+  if (kind == FindingKind::Leak) {
+    auto it = allocations_.find(chunk_key(buf.chunk.pool, buf.chunk.addr));
+    if (it != allocations_.end()) inst = it->second.instance;
+  }
+  lifetime_.report(lifetime_record(kind, buf, AddrRange{buf.chunk.addr, buf.chunk.bytes}, std::move(detail)), inst);
 }
 
-void SimDevice::add_finding(std::string_view kind, const BufferInfo* buf, AddrRange range, std::string detail) {
-  if (kind == "leak" && leak_records_++ >= kMaxLeakRecords) return;
-  if (findings_.size() >= config_.max_findings) return;
+Finding SimDevice::lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range, std::string detail) {
   Finding f;
-  f.kind = std::string(kind);
+  f.kind = kind;
   f.range = range;
-  if (buf) {
-    f.first.alloc = buf->id;
-    f.first.alloc_bytes = buf->requested_bytes;
-    f.first.alloc_stream = valid_stream(buf->alloc_stream) ? streams_[std::size_t(buf->alloc_stream)].name : "";
-    f.first.alloc_time = buf->alloc_time;
-    if (buf->id >= 0 && std::size_t(buf->id) < release_time_.size())
-      f.first.release_time = release_time_[std::size_t(buf->id)];
-  }
+  f.first.alloc = buf.id;
+  f.first.alloc_bytes = buf.requested_bytes;
+  f.first.alloc_stream = valid_stream(buf.alloc_stream) ? streams_[std::size_t(buf.alloc_stream)].name : "";
+  f.first.alloc_time = buf.alloc_time;
+  if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) f.first.release_time = release_time_[std::size_t(buf.id)];
   f.first.op = "host";
   f.first.stream = current_ == Agent::Host ? "host" : "callback-thread";
   f.first.start = f.first.end = agent_now();
   f.action_between = std::move(detail);
-  findings_.push_back(std::move(f));
+  return f;
+}
+
+Finding SimDevice::unreturned_record(const BufferInfo& buf, TimeNs release_time) const {
+  Finding f;
+  f.kind = FindingKind::Leak;
+  f.range = AddrRange{buf.chunk.addr, buf.chunk.bytes};
+  f.first.alloc = buf.id;
+  f.first.alloc_bytes = buf.requested_bytes ? buf.requested_bytes : buf.chunk.bytes;
+  f.first.alloc_stream = valid_stream(buf.alloc_stream) ? streams_[std::size_t(buf.alloc_stream)].name : "?";
+  f.first.alloc_time = buf.alloc_time;
+  f.first.release_time = release_time;
+  f.action_between = "never returned to the pool by the end of the run";
+  return f;
 }
 
 std::string SimDevice::buffer_name(BufferId b) const {
@@ -758,19 +771,14 @@ std::string SimDevice::describe_blocked() const {
   return out;
 }
 
-void SimDevice::fill(RunResult& r) const {
+RunMeasures SimDevice::measures() const {
+  RunMeasures r;
   const bool finished = host_done_ && all_idle();
   r.completed = !stopped_ && finished;
   if (stopped_)
     r.error = stop_reason_;
   else if (!finished)
     r.error = "deadlock: nothing can make progress at t=" + std::to_string(now_) + " ns: " + describe_blocked();
-  r.double_frees = double_frees_;
-  r.use_after_release = use_after_release_;
-  r.unknown_frees = unknown_frees_;
-  r.callbacks_after_pool_destroyed = after_destroy_;
-  r.leaks = leaks_;
-  r.findings.insert(r.findings.end(), findings_.begin(), findings_.end());
   r.peak_bytes_in_use = peak_in_use_, r.peak_in_use_time = peak_in_use_t_;
   r.peak_live_bytes = peak_live_, r.peak_live_time = peak_live_t_;
   r.peak_pending_bytes = peak_pending_, r.peak_pending_time = peak_pending_t_;
@@ -778,8 +786,8 @@ void SimDevice::fill(RunResult& r) const {
   r.makespan_ns = last_time_;
   r.host_stall_ns = host_stall_;
   r.allocs = allocs_, r.frees = frees_, r.callbacks = callbacks_run_, r.ooms = ooms_, r.fallbacks = fallbacks_;
-  for (const std::string& w : warnings_)
-    if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(w);
+  r.warnings = warnings_;  // distinct already (warn)
+  return r;
 }
 
 }  // namespace allocsim

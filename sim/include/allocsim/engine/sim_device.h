@@ -27,6 +27,7 @@
 #include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
 #include "allocsim/engine/event_queue.h"
+#include "allocsim/engine/lifetime_findings.h"
 
 namespace allocsim {
 
@@ -53,8 +54,10 @@ class SimDevice final : public Device {
 
   /// Runs the program to the end (or to a deadlock / the event bound). Call once.
   void run(Interpreter& interpreter);
-  /// Copies completion, accounting, counters, lifetime findings and warnings into `r`.
-  void fill(RunResult& r) const;
+  /// Completion, accounting, counters and warnings: the engine's part of the run's result.
+  RunMeasures measures() const;
+  /// The run's lifetime findings (complete once run() returned).
+  const LifetimeFindings& lifetime() const { return lifetime_; }
 
   std::uint64_t events_processed() const { return events_processed_; }
   std::size_t stream_count() const { return streams_.size(); }
@@ -87,7 +90,7 @@ class SimDevice final : public Device {
   void note_alloc(const BufferInfo& buf) override;
   void note_host_release(const BufferInfo& buf) override;
   void note_oom(StreamId s, std::uint64_t bytes, bool scratch) override;
-  void note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) override;
+  void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override;
 
  private:
   enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpEnd, kHandoff, kCallbackDone };
@@ -134,6 +137,7 @@ class SimDevice final : public Device {
     BufferId buffer = -1;
     std::uint64_t requested = 0;
     bool released = false;
+    std::uint32_t instance = 0;  // in lifetime_
   };
 
   // event loop + entities
@@ -175,7 +179,10 @@ class SimDevice final : public Device {
   void update_memory(TimeNs t);
   SimPool* pool(PoolId p, bool create);
   static std::uint64_t chunk_key(PoolId p, Addr a) { return (std::uint64_t(p) << 60) ^ a; }
-  void add_finding(std::string_view kind, const BufferInfo* buf, AddrRange range, std::string detail);
+  /// The record of a lifetime finding the host or a callback ran into now.
+  Finding lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range, std::string detail);
+  /// The record of a leak found at the end: an allocation never returned to a live pool.
+  Finding unreturned_record(const BufferInfo& buf, TimeNs release_time) const;
   std::string buffer_name(BufferId b) const;
 
   const Program& program_;
@@ -251,9 +258,7 @@ class SimDevice final : public Device {
 
   // counters, findings, warnings
   std::uint64_t allocs_ = 0, frees_ = 0, callbacks_run_ = 0, ooms_ = 0, fallbacks_ = 0;
-  std::uint64_t double_frees_ = 0, use_after_release_ = 0, unknown_frees_ = 0, after_destroy_ = 0, leaks_ = 0;
-  std::vector<Finding> findings_;
-  std::size_t leak_records_ = 0;
+  LifetimeFindings lifetime_{config_.max_findings};
   std::vector<std::string> warnings_;
   std::unordered_set<std::string> warned_;
 };
