@@ -39,7 +39,6 @@ class LifetimeFindings {
   void released(std::uint32_t inst, TimeNs t) { instances_[inst].release_time = t; }
   /// Its chunk went back to a live pool: not a leak.
   void returned(std::uint32_t inst);
-  TimeNs release_time(std::uint32_t inst) const { return instances_[inst].release_time; }
 
   /// Counts `f` (a lifetime kind) and keeps its record while there is room. `inst`: the instance
   /// it is about, if known; a leak reported with its instance is not counted again at finish().
@@ -61,7 +60,7 @@ class LifetimeFindings {
   }
 
   std::uint64_t count(FindingKind k) const { return counts_[std::size_t(k)]; }
-  /// Records in detection order: those found during the run, then finish()'s leaks.
+  /// Records, each list in detection order: those found during the run, and finish()'s leaks.
   const std::vector<Finding>& records() const { return records_; }
   const std::vector<Finding>& end_records() const { return end_records_; }
 
