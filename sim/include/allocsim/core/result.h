@@ -107,25 +107,30 @@ struct RunResult : RunMeasures {
   std::uint64_t callbacks_after_pool_destroyed = 0, leaks = 0;
   std::vector<Finding> findings;  // the first N (N = 20 by default), all kinds
 
-  /// The count of one kind (the field above that holds it).
-  std::uint64_t& count(FindingKind k) {
-    switch (k) {
-      case FindingKind::Latent: return races_latent;
-      case FindingKind::Manifest: return races_manifest;
-      case FindingKind::DoubleFree: return double_frees;
-      case FindingKind::UseAfterRelease: return use_after_release;
-      case FindingKind::UnknownFree: return unknown_frees;
-      case FindingKind::CallbackAfterPoolDestroyed: return callbacks_after_pool_destroyed;
-      case FindingKind::Leak: break;
-    }
-    return leaks;
-  }
-  std::uint64_t count(FindingKind k) const { return const_cast<RunResult*>(this)->count(k); }
-
   /// Copied from Scenario::reference_max_* (PyTorch traces: the trace's own max_memory_allocated /
   /// max_memory_reserved), so a sweep's rows and report can set the replay beside PyTorch. 0 = unknown.
   std::uint64_t reference_max_allocated = 0;
   std::uint64_t reference_max_reserved = 0;
+
+ private:
+  template <class Self>  // RunResult or const RunResult
+  static auto& count_field(Self& r, FindingKind k) {
+    switch (k) {
+      case FindingKind::Latent: return r.races_latent;
+      case FindingKind::Manifest: return r.races_manifest;
+      case FindingKind::DoubleFree: return r.double_frees;
+      case FindingKind::UseAfterRelease: return r.use_after_release;
+      case FindingKind::UnknownFree: return r.unknown_frees;
+      case FindingKind::CallbackAfterPoolDestroyed: return r.callbacks_after_pool_destroyed;
+      case FindingKind::Leak: break;
+    }
+    return r.leaks;
+  }
+
+ public:
+  /// The count of one kind (the field above that holds it).
+  std::uint64_t& count(FindingKind k) { return count_field(*this, k); }
+  std::uint64_t count(FindingKind k) const { return count_field(*this, k); }
 };
 
 }  // namespace allocsim
