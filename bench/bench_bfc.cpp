@@ -50,7 +50,7 @@ std::size_t replay_once(const allocsim::BfcTrace& trace, allocsim::BfcPool& pool
 }
 
 void BM_WarmReplay(benchmark::State& state, const std::string& name) {
-  const std::string path = std::string(ALLOCSIM_SHARED_DIR) + "/data/tsl_bfc/traces/" + name + ".trace";
+  const std::string path = std::string(ALLOCSIM_TEST_DATA_DIR) + "/tsl_bfc/traces/" + name + ".trace";
   allocsim::BfcTrace trace;
   try {
     trace = allocsim::load_bfc_trace(path);

@@ -1,5 +1,5 @@
 // `allocsim bfc-replay TRACE`: replay a tsl_bfc oracle trace on the BFC pool model and print the
-// oracle's output format, byte for byte (../shared/data/tsl_bfc/README.md). The whole trace is
+// oracle's output format, byte for byte (tests/data/tsl_bfc/README.md). The whole trace is
 // parsed before anything is printed: bad input gives one "allocsim: TRACE:LINE: message" on
 // stderr and exit status 2, with nothing on stdout.
 #include <iostream>
@@ -11,7 +11,7 @@ namespace {
 
 allocsim::cli::RunFn setup_bfc_replay(CLI::App& sub) {
   auto path = std::make_shared<std::string>();
-  sub.add_option("TRACE", *path, "oracle trace file (format: ../shared/data/tsl_bfc/README.md)")->required();
+  sub.add_option("TRACE", *path, "oracle trace file (format: tests/data/tsl_bfc/README.md)")->required();
   return [path]() -> int {
     std::string output;
     try {

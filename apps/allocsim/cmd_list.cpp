@@ -1,5 +1,6 @@
 // `allocsim list`: the built-in scenarios, free policies and guards, one line each with a
-// description, so a user can discover every name `allocsim run` accepts.
+// description, and under each policy or guard the `--set` parameters it reads (key=default,
+// meaning, accepted values), so a user can discover every name and key `allocsim run` accepts.
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -11,31 +12,53 @@
 
 namespace {
 
-using Entries = std::vector<std::pair<std::string, std::string>>;
+struct Line {
+  std::string name;
+  std::string description;
+  std::vector<std::pair<std::string, std::string>> params;  // ("key=default", "meaning (range)")
+};
 
-Entries entries_of(const std::vector<allocsim::RegistryEntry>& registry) {
-  Entries out;
-  for (const auto& e : registry) out.emplace_back(e.name, e.description);
+std::vector<Line> lines_of(const std::vector<allocsim::RegistryEntry>& registry) {
+  std::vector<Line> out;
+  for (const auto& e : registry) {
+    Line line{e.name, e.description, {}};
+    for (const allocsim::ParamSpec& p : e.params) {
+      line.params.emplace_back(std::string(p.key) + "=" + p.default_text(),
+                               std::string(p.description) + " (" + p.range_text() + ")");
+    }
+    out.push_back(std::move(line));
+  }
   return out;
 }
 
-void print_section(const char* title, const Entries& entries) {
-  std::size_t width = 0;
-  for (const auto& [name, description] : entries) width = std::max(width, name.size());
+void print_section(const char* title, const std::vector<Line>& lines) {
+  std::size_t width = 0, param_width = 0;
+  for (const Line& l : lines) {
+    width = std::max(width, l.name.size());
+    for (const auto& [text, meaning] : l.params) param_width = std::max(param_width, text.size());
+  }
+  const std::string indent(2 + width + 2, ' ');  // parameters sit under their entry's description
   std::cout << title << ":\n";
-  for (const auto& [name, description] : entries)
-    std::cout << "  " << name << std::string(width - name.size() + 2, ' ') << description << "\n";
+  for (const Line& l : lines) {
+    std::cout << "  " << l.name << std::string(width - l.name.size() + 2, ' ') << l.description << "\n";
+    for (const auto& [text, meaning] : l.params)
+      std::cout << indent << text << std::string(param_width - text.size() + 2, ' ') << meaning << "\n";
+  }
 }
 
 allocsim::cli::RunFn setup_list(CLI::App& sub) {
   sub.footer(
+      "Indented under a policy or guard: the parameters it reads, as KEY=DEFAULT (set with --set KEY=VALUE).\n"
       "Examples:\n"
       "  allocsim list\n"
-      "  allocsim run seed-repro --policy deferred-callback --guard wait-compute\n");
+      "  allocsim run seed-repro --policy deferred-callback --guard wait-compute\n"
+      "  allocsim run training-churn --policy batched-callback --set batch_size=8\n");
   return []() -> int {
-    print_section("scenarios", allocsim::cli::builtin_scenarios());
-    print_section("policies", entries_of(allocsim::list_policies()));
-    print_section("guards", entries_of(allocsim::list_guards()));
+    std::vector<Line> scenarios;
+    for (const auto& [name, description] : allocsim::cli::builtin_scenarios()) scenarios.push_back({name, description, {}});
+    print_section("scenarios", scenarios);
+    print_section("policies", lines_of(allocsim::list_policies()));
+    print_section("guards", lines_of(allocsim::list_guards()));
     std::cout.flush();
     return std::cout ? 0 : 2;
   };

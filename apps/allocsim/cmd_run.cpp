@@ -4,9 +4,6 @@
 // did not complete; 2 bad input (unknown scenario/policy/guard, bad --set, unreadable or
 // unwritable files). Output paths are checked before the run, so a long run never ends in
 // "cannot write"; files are written whole or not at all.
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -15,9 +12,9 @@
 #include "allocsim/results/perfetto_writer.h"
 #include "allocsim/results/result_json.h"
 #include "allocsim/results/run_summary.h"
+#include "allocsim/results/resolve.h"
 #include "allocsim/results/runner.h"
 #include "command.h"
-#include "scenario_access.h"
 
 namespace {
 
@@ -32,20 +29,6 @@ struct RunArgs {
   bool fail_on_race = false;
   std::size_t findings = 3;
 };
-
-// "key=value" with a finite number as value; throws RunInputError naming the bad item.
-void parse_set(const std::string& item, allocsim::Params& into) {
-  const auto eq = item.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw allocsim::RunInputError("--set expects key=value, got '" + item + "'");
-  const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
-    throw allocsim::RunInputError("--set " + key + ": '" + text + "' is not a number");
-  into.set(key, v);
-}
 
 // The directory an output file goes to must exist (checked before a possibly long run).
 void check_output_path(const std::string& path, const char* flag) {
@@ -66,14 +49,14 @@ int run(const RunArgs& a, const CLI::App& sub) {
   config.guard = a.guard;
   if (sub.count("--semaphore")) config.semaphore = a.semaphore;
   if (sub.count("--seed")) config.seed = a.seed;
-  for (const auto& s : a.sets) parse_set(s, config.sets);
+  config.sets = allocsim::set_params(allocsim::parse_set_items(a.sets));
   if (!a.platform_path.empty()) config.platform_file = a.platform_path;
   config.detect_races = !a.no_races;
   config.max_findings = std::max<std::size_t>(20, a.findings);
   check_output_path(a.json_path, "--json");
   check_output_path(a.trace_path, "--trace");
 
-  const allocsim::Scenario scenario = allocsim::cli::load_scenario_for_run(a.scenario, config.sets);
+  const allocsim::Scenario scenario = allocsim::load_for_run(config);
   std::unique_ptr<allocsim::PerfettoWriter> trace;
   std::vector<allocsim::Observer*> observers;
   if (!a.trace_path.empty()) {
@@ -104,7 +87,9 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
   sub.add_option("--guard", a->guard, "guard for non-compute streams (default: the scenario's)");
   sub.add_option("--semaphore", a->semaphore, "compute-semaphore capacity (default: the scenario's)")
       ->check(CLI::Range(1, 1 << 20));
-  sub.add_option("--seed", a->seed, "random seed (default: the scenario's)");
+  sub.add_option("--seed", a->seed,
+                 "random seed, 0 to 2^53; also draws the sizes a scenario draws while loading "
+                 "(default: the scenario's)");
   sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
   sub.add_option("--json", a->json_path, "write the result object (docs/design.md section 6) to FILE");
   sub.add_option("--trace", a->trace_path, "write a Perfetto / Chrome trace JSON timeline to FILE");

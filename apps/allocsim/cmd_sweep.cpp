@@ -3,7 +3,6 @@
 // then the report (`allocsim report DIR`). Exit status: 0 ok; 2 bad input (unknown scenario,
 // policy or guard, bad --set, DIR holding another sweep without --force, unwritable DIR).
 #include <cerrno>
-#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -12,10 +11,10 @@
 
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/report.h"
+#include "allocsim/results/resolve.h"
 #include "allocsim/results/runner.h"
 #include "allocsim/results/sweep.h"
 #include "allocsim/results/sweep_series.h"
-#include "allocsim/scenarios/loader.h"
 #include "command.h"
 
 namespace {
@@ -69,19 +68,6 @@ std::vector<int> parse_semaphores(const std::string& text) {
   return out;
 }
 
-void parse_set(const std::string& item, allocsim::Params& into, res::SweepSpec& spec) {
-  const auto eq = item.find('=');
-  if (eq == std::string::npos || eq == 0) throw res::SweepError("--set expects key=value, got '" + item + "'");
-  const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
-    throw res::SweepError("--set " + key + ": '" + text + "' is not a number");
-  into.set(key, v);
-  spec.sets.emplace_back(key, text);
-}
-
 res::ProgressStyle parse_progress(const std::string& s) {
   if (s == "auto") return res::ProgressStyle::Auto;
   if (s == "bar") return res::ProgressStyle::Bar;
@@ -91,8 +77,9 @@ res::ProgressStyle parse_progress(const std::string& s) {
 }
 
 /// One run per policy with a MemorySampler attached, for the report's memory-over-time plot.
+/// `scenario` is the one loaded for the sweep's base seed, the seed these runs use.
 res::MemorySeries record_series(const allocsim::Scenario& scenario, const res::SweepSpec& spec,
-                                const allocsim::Params& sets, const std::string& guard) {
+                                const allocsim::RunConfig& base, const std::string& guard) {
   res::MemorySeries s;
   s.guard = guard;
   s.semaphore = *std::max_element(spec.semaphores.begin(), spec.semaphores.end());
@@ -103,13 +90,11 @@ res::MemorySeries record_series(const allocsim::Scenario& scenario, const res::S
   for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
     pool.emplace_back([&] {
       for (std::size_t i; (i = next++) < spec.policies.size();) {
-        allocsim::RunConfig config;
-        config.scenario = spec.scenario;
+        allocsim::RunConfig config = base;
         config.policy = spec.policies[i];
         config.guard = guard;
         config.semaphore = s.semaphore;
         config.seed = s.seed;
-        config.sets = sets;
         config.detect_races = false;  // only the memory counters are needed
         res::MemorySampler sampler;
         allocsim::run_one(scenario, config, {&sampler});
@@ -123,9 +108,15 @@ res::MemorySeries record_series(const allocsim::Scenario& scenario, const res::S
 int run(const SweepArgs& a) {
   res::SweepSpec spec;
   spec.scenario = a.scenario;
-  allocsim::Params sets;
-  for (const auto& s : a.sets) parse_set(s, sets, spec);
-  const allocsim::Scenario scenario = allocsim::load_scenario(a.scenario, sets);
+  const std::vector<allocsim::SetItem> items = allocsim::parse_set_items(a.sets);
+  for (const auto& item : items) spec.sets.emplace_back(item.key, item.text);
+  allocsim::RunConfig base;
+  base.scenario = a.scenario;
+  base.sets = allocsim::set_params(items);
+  // Loaded for the scenario's own seed: it gives the base seed, the default semaphore, and the
+  // program of the memory-series runs; each job gets the program of its own seed.
+  const allocsim::Scenario scenario = allocsim::load_for_run(base);
+  allocsim::ScenarioPerSeed per_seed(base);
   spec.policies = resolve_names(a.policies, allocsim::list_policies(), "--policies");
   spec.guards = resolve_names(a.guards, allocsim::list_guards(), "--guards");
   spec.semaphores = a.semaphores.empty() ? std::vector<int>{scenario.semaphore} : parse_semaphores(a.semaphores);
@@ -137,14 +128,12 @@ int run(const SweepArgs& a) {
   options.force = a.force;
   options.progress = parse_progress(a.progress);
   auto job = [&](const res::SweepJob& j) {
-    allocsim::RunConfig config;
-    config.scenario = a.scenario;
+    allocsim::RunConfig config = base;
     config.policy = j.policy;
     config.guard = j.guard;
     config.semaphore = j.semaphore;
     config.seed = j.seed;
-    config.sets = sets;
-    return allocsim::run_one(scenario, config);
+    return allocsim::run_one(*per_seed.get(j.seed), config);
   };
   const std::filesystem::path dir = a.out;
   res::SweepOutcome outcome = res::run_sweep(spec, dir, job, options);
@@ -152,7 +141,7 @@ int run(const SweepArgs& a) {
             << " resumed from " << (dir / "jobs").string() << ")\n";
 
   res::ReportInput input{spec, outcome.results, false, {}};
-  const res::MemorySeries series = record_series(scenario, spec, sets, res::pick_plot_guard(input));
+  const res::MemorySeries series = record_series(scenario, spec, base, res::pick_plot_guard(input));
   allocsim::write_file_atomically((dir / "memory_series.json").string(), res::memory_series_json(series));
   std::cout << "results   " << (dir / "results.csv").string() << "\n"
             << "          " << (dir / "results.json").string() << "\n";

@@ -14,7 +14,7 @@
 #include "allocsim/hw/validate_report.h"
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/platform_io.h"
-#include "load_scenario_tu.h"
+#include "allocsim/results/resolve.h"
 #include "validate_runner.h"
 
 namespace {
@@ -40,44 +40,41 @@ std::string join_args(int argc, char** argv) {
   return s;
 }
 
+/// Writes the profile to `out_path` and prints each field with its meaning, then the extra
+/// measurements that are not profile fields.
 int cmd_calibrate(const std::string& out_path, int iterations) {
   hw::CalibrationOutput c = hw::calibrate_device(iterations);
   save_platform_file(out_path, c.profile);
-  std::cout << "device: " << c.device << "\n" << platform_to_json(c.profile);
+  std::cout << "device: " << c.device << "\n";
+  for (const PlatformField& f : kPlatformFields)
+    std::cout << f.name << " = " << platform_value(c.profile, f) << "  (" << f.description << ")\n";
   for (const auto& [name, value] : c.extra) std::cout << "extra " << name << " = " << value << "\n";
   return 0;
 }
 
-int cmd_validate(const std::string& scenario_name, const std::string& policies, const std::string& guards,
-                 int trials, const std::string& out_dir, const std::string& platform_file, int semaphore,
-                 const std::vector<std::string>& sets, const std::string& command) {
-  Params overrides;
-  for (const std::string& kv : sets) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("--set expects key=value, got '" + kv + "'");
-    overrides.set(kv.substr(0, eq), std::stod(kv.substr(eq + 1)));
-  }
-  Scenario scenario = hw::load_scenario_for_hw(scenario_name, overrides);
+int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
+                 const std::string& out_dir, const std::string& command) {
+  const Scenario scenario = load_for_run(run);
+  const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
   config.policies = split_list(policies, list_policies());
   config.guards = split_list(guards, list_guards());
   for (const std::string& p : config.policies)
-    if (!make_policy(p, scenario.params)) throw std::invalid_argument("unknown policy '" + p + "'");
+    if (!make_policy(p, resolved.params)) throw std::invalid_argument("unknown policy '" + p + "'");
   for (const std::string& g : config.guards)
-    if (!make_guard(g, scenario.params)) throw std::invalid_argument("unknown guard '" + g + "'");
+    if (!make_guard(g, resolved.params)) throw std::invalid_argument("unknown guard '" + g + "'");
   if (trials < 1) throw std::invalid_argument("--trials must be >= 1");
   config.trials = trials;
-  config.semaphore = semaphore > 0 ? semaphore : scenario.semaphore;
-  config.params = scenario.params;
-  for (const auto& [k, v] : overrides.all()) config.params.set(k, v);
-  config.platform = platform_file.empty() ? scenario.platform : load_platform_file(platform_file);
+  config.semaphore = resolved.semaphore;
+  config.params = resolved.params;
+  config.platform = resolved.platform;
 
   hw::ValidateReport report;
   report.device = hw::describe_gpu() + " (HIP on NVIDIA)";
   report.scenario = scenario.name;
   report.command = command;
   report.platform = config.platform;
-  report.platform_source = platform_file.empty() ? "scenario defaults" : platform_file;
+  report.platform_source = run.platform_file.value_or("scenario defaults");
   report.semaphore = config.semaphore;
   std::cerr << "validate " << scenario.name << " on " << report.device << "\n";
   for (const std::string& p : config.policies)
@@ -106,7 +103,8 @@ int main(int argc, char** argv) {
   val->add_option("--trials", trials, "trials per combination");
   val->add_option("--out", out, "output folder")->required();
   val->add_option("--platform", platform, "platform profile JSON (from calibrate)");
-  val->add_option("--semaphore", semaphore, "compute semaphore capacity (default: the scenario's)");
+  val->add_option("--semaphore", semaphore, "compute semaphore capacity (default: the scenario's)")
+      ->check(CLI::Range(1, 1 << 20));
   val->add_option("--set", sets, "key=value scenario/policy parameter");
   try {
     app.parse(argc, argv);
@@ -116,7 +114,12 @@ int main(int argc, char** argv) {
   }
   try {
     if (*cal) return cmd_calibrate(out, iterations);
-    return cmd_validate(scenario, policies, guards, trials, out, platform, semaphore, sets, join_args(argc, argv));
+    RunConfig run;
+    run.scenario = scenario;
+    if (val->count("--semaphore")) run.semaphore = semaphore;
+    run.sets = set_params(parse_set_items(sets));
+    if (!platform.empty()) run.platform_file = platform;
+    return cmd_validate(run, policies, guards, trials, out, join_args(argc, argv));
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

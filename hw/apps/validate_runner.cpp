@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "allocsim/core/policy.h"
+#include "allocsim/core/seeds.h"
 #include "allocsim/engine/interpreter.h"
 #include "allocsim/engine/simulate.h"
 #include "allocsim/hw/execution_units.h"
@@ -56,10 +57,13 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   std::vector<double> ns_per_free;
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
+    // Every trial runs the one program loaded for this validate run's seed, so the GPU and the
+    // simulator compare the same program; trial t's run-time draws use the t-th seed.
     for (int t = 0; t < config.trials; ++t) {
       TrialStats s;
       try {
-        s = run_trial(*device, scenario, policy, guard, config.params, scenario.seed + std::uint64_t(t));
+        s = run_trial(*device, scenario, policy, guard, config.params,
+                      seeds::nth(scenario.seed, std::uint64_t(t)));
       } catch (const HwTimeout& e) {
         run.error = e.what();
         run.trials = t;
@@ -98,7 +102,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     auto g = make_guard(guard, config.params);
     SimOptions so;
     so.semaphore = config.semaphore;
-    so.seed = scenario.seed + std::uint64_t(t);
+    so.seed = seeds::nth(scenario.seed, std::uint64_t(t));
     so.params = config.params;
     so.platform = config.platform;
     so.max_events = 200'000'000;

@@ -2,7 +2,7 @@
 // any free to the pool (each free wakes it, as NotifyDealloc does) and retries, for up to
 // `oom_retry_timeout_ns` (10 s, XLA's default) from the first failure. Autotuner scratch fails
 // fast: MIOpen's scratch allocation does not retry.
-#include "allocsim/core/policy.h"
+#include "policy_util.h"
 
 namespace allocsim {
 
@@ -10,7 +10,7 @@ OomDecision FreePolicy::on_oom(Backend& b, StreamId stream, std::uint64_t bytes,
                                TimeNs first_failure, Plan& plan) {
   (void)stream, (void)bytes, (void)attempt;
   if (scratch) return {false};
-  const TimeNs timeout = TimeNs(b.params().get("oom_retry_timeout_ns", 10e9));
+  const TimeNs timeout = TimeNs(policy_util::kOomRetryTimeout.read(b.params()));
   const TimeNs deadline = first_failure + timeout;
   if (b.now() >= deadline) return {false};
   plan.push_back(Step::wait_pool_free(kSharedPool, deadline));

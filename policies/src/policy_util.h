@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "allocsim/core/backend.h"
+#include "allocsim/core/policy.h"
 
 namespace allocsim::policy_util {
 
@@ -27,6 +28,28 @@ StreamId deferred_free_stream(Backend& b, const BufferInfo& buf);
 
 /// A Do step that returns `chunk` to its pool right away.
 Step free_now(const Chunk& chunk, BufferId buffer);
+
+/// Parameters that several policies read through a shared path declare one spec, here, and each
+/// of those policies lists it in its registration (the registry rejects two differing specs).
+///
+/// Read by the backend's host-callback enqueue (the sim's SimDevice::add_host_callback) for the
+/// policies that free through free_after_stream.
+inline constexpr ParamSpec kCallbackEnqueueFailure{
+    .key = "callback_enqueue_failure",
+    .default_value = 0,
+    .min = 0,
+    .max = 1,
+    .description = "injected probability that a free callback fails to enqueue; that free then happens at once",
+};
+/// Read by the default OOM path, FreePolicy::on_oom (oom_default.cpp).
+inline constexpr ParamSpec kOomRetryTimeout{
+    .key = "oom_retry_timeout_ns",
+    .default_value = 10e9,
+    .min = 0,
+    .max = 1e15,  // days; bounded so that first failure + timeout stays within TimeNs
+    .whole = true,
+    .description = "ns a failed allocation keeps waiting for frees and retrying before the OOM is final",
+};
 
 /// ThenExecuteCallback(stream, free all of `chunks`). If the callback enqueue fails, counts a
 /// fallback, logs `<who>: callback enqueue failed (...); freed immediately` and frees them now:

@@ -1,11 +1,9 @@
-// PlatformProfile <-> JSON. One table of (name, member) drives both directions, so a field added
-// to core/platform.h needs one line here and round-trips at once.
+// PlatformProfile <-> JSON. Both directions iterate core/platform.h's kPlatformFields, so a field
+// added there round-trips at once.
 #include "allocsim/results/platform_io.h"
 
 #include <boost/json.hpp>
-#include <cmath>
 #include <sstream>
-#include <variant>
 
 #include "allocsim/results/atomic_file.h"
 
@@ -13,42 +11,18 @@ namespace allocsim {
 
 namespace {
 
-using TimeField = TimeNs PlatformProfile::*;
-using RealField = double PlatformProfile::*;
-struct FieldDef {
-  const char* name;
-  std::variant<TimeField, RealField> member;
-};
-
-const FieldDef kFields[] = {
-    {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns},
-    {"event_record_ns", &PlatformProfile::event_record_ns},
-    {"event_query_ns", &PlatformProfile::event_query_ns},
-    {"stream_wait_ns", &PlatformProfile::stream_wait_ns},
-    {"callback_enqueue_ns", &PlatformProfile::callback_enqueue_ns},
-    {"callback_latency_ns", &PlatformProfile::callback_latency_ns},
-    {"callback_run_ns", &PlatformProfile::callback_run_ns},
-    {"host_alloc_ns", &PlatformProfile::host_alloc_ns},
-    {"host_free_ns", &PlatformProfile::host_free_ns},
-    {"sync_wakeup_ns", &PlatformProfile::sync_wakeup_ns},
-    {"spin_ns_per_cycle", &PlatformProfile::spin_ns_per_cycle},
-};
-
 std::string known_keys() {
   std::string s;
-  for (const auto& f : kFields) s += (s.empty() ? "" : ", ") + std::string(f.name);
+  for (const PlatformField& f : kPlatformFields) s += (s.empty() ? "" : ", ") + std::string(f.name);
   return s;
 }
 
-// Any JSON number, as a finite non-negative double; error otherwise.
+// Any JSON number, as a double; error otherwise (the range is set_platform_field's to check).
 double number_of(const boost::json::value& v, const std::string& source, const char* key) {
-  double d;
-  if (v.is_int64()) d = double(v.get_int64());
-  else if (v.is_uint64()) d = double(v.get_uint64());
-  else if (v.is_double()) d = v.get_double();
-  else throw PlatformError(source + ": key '" + key + "' must be a number");
-  if (!std::isfinite(d) || d < 0) throw PlatformError(source + ": key '" + key + "' must be a finite number >= 0");
-  return d;
+  if (v.is_int64()) return double(v.get_int64());
+  if (v.is_uint64()) return double(v.get_uint64());
+  if (v.is_double()) return v.get_double();
+  throw PlatformError(source + ": key '" + key + "' must be a number");
 }
 
 }  // namespace
@@ -57,11 +31,11 @@ std::string platform_to_json(const PlatformProfile& p) {
   std::ostringstream out;
   out << "{\n";
   bool first = true;
-  for (const auto& f : kFields) {
+  for (const PlatformField& f : kPlatformFields) {
     out << (first ? "" : ",\n") << "  \"" << f.name << "\": ";
     first = false;
-    if (auto* t = std::get_if<TimeField>(&f.member)) out << p.*(*t);
-    else out << boost::json::serialize(boost::json::value(p.*std::get<RealField>(f.member)));
+    if (f.ns) out << p.*f.ns;
+    else out << boost::json::serialize(boost::json::value(p.*f.ratio));
   }
   out << "\n}\n";
   return out.str();
@@ -74,29 +48,20 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
   if (!root.is_object()) throw PlatformError(source + ": expected a JSON object of platform costs");
   PlatformProfile p;
   for (const auto& kv : root.get_object()) {
-    const FieldDef* def = nullptr;
-    for (const auto& f : kFields)
-      if (kv.key() == f.name) def = &f;
-    if (!def)
+    const PlatformField* f = find_platform_field(kv.key());
+    if (!f)
       throw PlatformError(source + ": unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");
-    double d = number_of(kv.value(), source, def->name);
-    if (auto* t = std::get_if<TimeField>(&def->member)) {
-      if (d > 9.0e18) throw PlatformError(source + ": key '" + std::string(def->name) + "' is too large");
-      p.*(*t) = TimeNs(std::llround(d));  // calibrations may write medians with fractions of a ns
-    } else {
-      p.*std::get<RealField>(def->member) = d;
-    }
+    if (std::string why = set_platform_field(p, *f, number_of(kv.value(), source, f->name)); !why.empty())
+      throw PlatformError(source + ": " + why);
   }
   return p;
 }
 
 void apply_platform_overrides(PlatformProfile& p, const Params& sets) {
-  for (const auto& f : kFields) {
-    if (!sets.has(f.name)) continue;
-    const double d = sets.get(f.name, 0);
-    if (auto* t = std::get_if<TimeField>(&f.member)) p.*(*t) = TimeNs(std::llround(d));
-    else p.*std::get<RealField>(f.member) = d;
-  }
+  for (const PlatformField& f : kPlatformFields)
+    if (sets.has(f.name))
+      if (std::string why = set_platform_field(p, f, sets.get(f.name, 0)); !why.empty())
+        throw PlatformError("--set " + why);
 }
 
 PlatformProfile load_platform_file(const std::string& path) {

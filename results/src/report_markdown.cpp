@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "allocsim/core/seeds.h"
 #include "allocsim/results/report.h"
 #include "report_format.h"
 #include "report_model.h"
@@ -223,7 +224,8 @@ std::string sweep_line(const ReportInput& in, const ScenarioModel& m) {
   os << runs << " runs: " << m.policies.size() << " policies × " << m.guards.size() << " guards × semaphore capacity {"
      << join(sems, ", ") << "} × " << in.spec.seeds << " seed" << (in.spec.seeds == 1 ? "" : "s");
   if (in.spec.seeds > 1)
-    os << " (" << in.spec.base_seed << "–" << in.spec.base_seed + std::uint64_t(in.spec.seeds - 1) << ")";
+    os << " (" << in.spec.base_seed << "–" << seeds::nth(in.spec.base_seed, std::uint64_t(in.spec.seeds - 1))
+       << ")";
   else
     os << " (" << in.spec.base_seed << ")";
   std::vector<std::string> sets;

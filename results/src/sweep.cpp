@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "allocsim/core/seeds.h"
 #include "allocsim/results/progress.h"
 #include "allocsim/results/sweep_record.h"
 #include "sweep_files.h"
@@ -26,7 +27,7 @@ std::vector<SweepJob> expand_jobs(const SweepSpec& spec) {
     for (const auto& g : spec.guards)
       for (int sem : spec.semaphores)
         for (int s = 0; s < spec.seeds; ++s)
-          jobs.push_back({jobs.size(), p, g, sem, spec.base_seed + static_cast<std::uint64_t>(s)});
+          jobs.push_back({jobs.size(), p, g, sem, seeds::nth(spec.base_seed, std::uint64_t(s))});
   return jobs;
 }
 

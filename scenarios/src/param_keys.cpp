@@ -1,5 +1,6 @@
 // Well-known `--set` keys: scenario-independent knobs (seed, semaphore, device, platform) and the
-// keys owned by policies. The lists are exported for the CLI (loader.h).
+// keys owned by policies. The lists are exported for the CLI (loader.h); the platform keys are
+// core/platform.h's kPlatformFields.
 #include "param_keys.h"
 
 #include <algorithm>
@@ -7,21 +8,23 @@
 #include <cstdint>
 #include <vector>
 
+#include "allocsim/core/seeds.h"
 #include "allocsim/scenarios/loader.h"
 
 namespace allocsim {
 
 const std::vector<std::string>& well_known_param_keys() {
-  static const std::vector<std::string> keys = {
-      "seed", "semaphore", "memory_limit", "allow_growth", "gc", "fragmentation_fraction",
-      "private_pool_limit", "launch_overhead_ns", "event_record_ns", "event_query_ns", "stream_wait_ns",
-      "callback_enqueue_ns", "callback_latency_ns", "callback_run_ns", "host_alloc_ns", "host_free_ns",
-      "sync_wakeup_ns", "spin_ns_per_cycle"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k = {"seed", "semaphore", "memory_limit", "allow_growth",
+                                  "gc", "fragmentation_fraction", "private_pool_limit"};
+    for (const PlatformField& f : kPlatformFields) k.emplace_back(f.name);
+    return k;
+  }();
   return keys;
 }
 
 const std::vector<std::string>& policy_param_keys() {
-  static const std::vector<std::string> keys = {"callback_enqueue_failure", "batch_size", "oom_retry_timeout_ns"};
+  static const std::vector<std::string> keys = declared_param_keys();  // each policy's registration owns its keys
   return keys;
 }
 
@@ -42,20 +45,13 @@ std::uint64_t as_bytes(const std::string& key, double v) {
   return static_cast<std::uint64_t>(v);
 }
 
-TimeNs as_ns(const std::string& key, double v) {
-  if (!(v >= 0) || v > 1e15 || v != std::floor(v)) bad_value(key, v, "a whole number of nanoseconds >= 0");
-  return static_cast<TimeNs>(v);
-}
-
-}  // namespace
-
-bool is_well_known_key(const std::string& key) { return contains(well_known_param_keys(), key); }
-bool is_policy_key(const std::string& key) { return contains(policy_param_keys(), key); }
-
 void apply_well_known(Scenario& s, const std::string& key, double v) {
-  PlatformProfile& p = s.platform;
-  if (key == "seed") {
-    if (!(v >= 0) || v > 9007199254740992.0 || v != std::floor(v)) bad_value(key, v, "a whole number >= 0");
+  if (const PlatformField* f = find_platform_field(key)) {
+    if (std::string why = set_platform_field(s.platform, *f, v); !why.empty())
+      throw ScenarioError("--set", 0, 0, why);
+  } else if (key == "seed") {
+    if (!(v >= 0) || v > double(seeds::kMax) || v != std::floor(v))
+      bad_value(key, v, "a whole number from 0 to 2^53");
     s.seed = static_cast<std::uint64_t>(v);
   } else if (key == "semaphore") {
     if (!(v >= 1) || v > 1e6 || v != std::floor(v)) bad_value(key, v, "a whole number between 1 and 1000000");
@@ -71,21 +67,13 @@ void apply_well_known(Scenario& s, const std::string& key, double v) {
   } else if (key == "fragmentation_fraction") {
     if (!(v >= 0 && v <= 1)) bad_value(key, v, "a fraction between 0 and 1");
     s.device.fragmentation_fraction = v;
-  } else if (key == "spin_ns_per_cycle") {
-    if (!(v > 0 && v < 1e6)) bad_value(key, v, "a positive number");
-    p.spin_ns_per_cycle = v;
-  } else if (key == "launch_overhead_ns") { p.launch_overhead_ns = as_ns(key, v);
-  } else if (key == "event_record_ns") { p.event_record_ns = as_ns(key, v);
-  } else if (key == "event_query_ns") { p.event_query_ns = as_ns(key, v);
-  } else if (key == "stream_wait_ns") { p.stream_wait_ns = as_ns(key, v);
-  } else if (key == "callback_enqueue_ns") { p.callback_enqueue_ns = as_ns(key, v);
-  } else if (key == "callback_latency_ns") { p.callback_latency_ns = as_ns(key, v);
-  } else if (key == "callback_run_ns") { p.callback_run_ns = as_ns(key, v);
-  } else if (key == "host_alloc_ns") { p.host_alloc_ns = as_ns(key, v);
-  } else if (key == "host_free_ns") { p.host_free_ns = as_ns(key, v);
-  } else if (key == "sync_wakeup_ns") { p.sync_wakeup_ns = as_ns(key, v);
   }
 }
+
+}  // namespace
+
+bool is_well_known_key(const std::string& key) { return contains(well_known_param_keys(), key); }
+bool is_policy_key(const std::string& key) { return contains(policy_param_keys(), key); }
 
 void apply_common_overrides(Scenario& s, const Params& overrides) {
   for (const auto& [key, value] : overrides.all()) {
@@ -98,13 +86,18 @@ void apply_common_overrides(Scenario& s, const Params& overrides) {
   }
 }
 
-void throw_unknown_set_key(const std::string& key, const std::string& scenario_keys) {
-  std::string msg = "--set " + key + ": unknown parameter; this scenario accepts: " +
-                    (scenario_keys.empty() ? std::string("(no params)") : scenario_keys) + "; well-known:";
-  for (const auto& k : well_known_param_keys()) msg += " " + k;
-  msg += "; policy:";
-  for (const auto& k : policy_param_keys()) msg += " " + k;
-  throw ScenarioError("--set", 0, 0, msg);
+void check_set_keys(const Params& overrides, const std::vector<std::string>& own) {
+  for (const auto& [key, value] : overrides.all()) {
+    if (contains(own, key) || is_well_known_key(key) || is_policy_key(key)) continue;
+    std::string msg = "--set " + key + ": unknown parameter; this scenario accepts:";
+    if (own.empty()) msg += " (no params)";
+    for (const auto& k : own) msg += " " + k;
+    msg += "; well-known:";
+    for (const auto& k : well_known_param_keys()) msg += " " + k;
+    msg += "; policy:";
+    for (const auto& k : policy_param_keys()) msg += " " + k;
+    throw ScenarioError("--set", 0, 0, msg);
+  }
 }
 
 }  // namespace scenario_detail

@@ -2,6 +2,7 @@
 // well-known key changes a Scenario. Shared by the YAML loader and the PyTorch trace importer.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "allocsim/core/params.h"
 #include "allocsim/core/scenario.h"
@@ -11,14 +12,13 @@ namespace allocsim::scenario_detail {
 bool is_well_known_key(const std::string& key);
 bool is_policy_key(const std::string& key);
 
-/// Applies one well-known key; throws ScenarioError (file "--set", 0:0) on an out-of-range value.
-void apply_well_known(Scenario& scenario, const std::string& key, double value);
+/// Throws ScenarioError (file "--set", 0:0) for the first override that is neither one of the
+/// loader's own keys (`own`: a scenario's params, a trace's torch_* keys) nor a well-known or
+/// policy key; the message lists every accepted key.
+void check_set_keys(const Params& overrides, const std::vector<std::string>& own);
 
 /// Copies every override that is a well-known or policy key into the scenario (well-known keys
-/// change its fields); returns false for a key that is neither, which the caller reports.
+/// change its fields; an out-of-range value throws ScenarioError). Other keys are the loader's own.
 void apply_common_overrides(Scenario& scenario, const Params& overrides);
-
-/// The error for a `--set` key nobody knows, listing what is accepted.
-[[noreturn]] void throw_unknown_set_key(const std::string& key, const std::string& scenario_keys);
 
 }  // namespace allocsim::scenario_detail

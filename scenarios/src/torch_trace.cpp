@@ -42,11 +42,11 @@ class TraceImporter {
  public:
   TraceImporter(std::string file, const Params& overrides, const LoadLimits& limits)
       : file_(std::move(file)), params_(torch_trace_default_params()), limits_(limits) {
-    for (const auto& [key, value] : overrides.all()) {
+    std::vector<std::string> own;
+    for (const auto& [key, value] : params_.all()) own.push_back(key);
+    scenario_detail::check_set_keys(overrides, own);
+    for (const auto& [key, value] : overrides.all())
       if (params_.has(key)) params_.set(key, value);
-      else if (!scenario_detail::is_well_known_key(key) && !scenario_detail::is_policy_key(key))
-        scenario_detail::throw_unknown_set_key(key, "torch_device torch_last_use_lag_us torch_kernel_us torch_time_scale");
-    }
     overrides_ = overrides;
   }
 

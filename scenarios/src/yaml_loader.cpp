@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "allocsim/core/chooser.h"
+#include "allocsim/core/seeds.h"
 #include "allocsim/scenarios/loader.h"
 #include "expression.h"
 #include "param_keys.h"
@@ -91,7 +92,7 @@ class YamlScenarioLoader {
     if (auto n = root["device"]) parse_device(n);
     if (auto n = root["platform"]) parse_platform(n);
     scenario_detail::apply_common_overrides(scenario_, overrides_);
-    chooser_ = make_seeded_chooser(scenario_.seed);
+    chooser_ = make_seeded_chooser(seeds::load_draws(scenario_.seed));
 
     builder_ = std::make_unique<ProgramBuilder>(parse_streams(root["streams"]), limits_.max_ops);
     auto program = root["program"];
@@ -111,6 +112,10 @@ class YamlScenarioLoader {
   }
 
   void check_keys(const YAML::Node& map, std::initializer_list<std::string_view> allowed, const std::string& what) const {
+    check_keys(map, std::vector<std::string_view>(allowed), what);
+  }
+
+  void check_keys(const YAML::Node& map, const std::vector<std::string_view>& allowed, const std::string& what) const {
     std::vector<std::string> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
       if (!it->first.IsScalar()) fail(it->first, "keys of " + what + " must be plain words");
@@ -180,7 +185,7 @@ class YamlScenarioLoader {
   }
 
   /// A size: an expression, or {uniform_int: [lo, hi], align: A} / {choice: [a, b, ...]} drawn at
-  /// load time from the scenario's seeded Chooser (same seed -> same sizes).
+  /// load time from a Chooser seeded by the run's seed (core/seeds.h; same seed -> same sizes).
   std::uint64_t size_value(const YAML::Node& n, const std::string& what) {
     if (!n.IsMap()) return bytes(n, what);
     if (n["uniform_int"]) {
@@ -270,15 +275,9 @@ class YamlScenarioLoader {
   }
 
   void apply_param_overrides() {
-    std::string declared;
-    for (const auto& k : param_order_) declared += (declared.empty() ? "" : " ") + k;
-    for (const auto& [key, value] : overrides_.all()) {
-      if (vars_.count(key)) {
-        vars_[key] = value;
-      } else if (!scenario_detail::is_well_known_key(key) && !scenario_detail::is_policy_key(key)) {
-        scenario_detail::throw_unknown_set_key(key, declared);
-      }
-    }
+    scenario_detail::check_set_keys(overrides_, param_order_);
+    for (const auto& [key, value] : overrides_.all())
+      if (vars_.count(key)) vars_[key] = value;
     for (const auto& k : param_order_) scenario_.params.set(k, vars_[k]);
   }
 
@@ -287,7 +286,7 @@ class YamlScenarioLoader {
     check_keys(n, {"policy", "guard", "seed"}, "defaults");
     if (n["policy"]) scenario_.default_policy = scalar(n["policy"], "policy");
     if (n["guard"]) scenario_.default_guard = scalar(n["guard"], "guard");
-    if (n["seed"]) scenario_.seed = integer(n["seed"], UnitKind::None, "seed", 0, 9007199254740992.0);
+    if (n["seed"]) scenario_.seed = integer(n["seed"], UnitKind::None, "seed", 0, double(seeds::kMax));
   }
 
   void parse_device(const YAML::Node& n) {
@@ -319,21 +318,16 @@ class YamlScenarioLoader {
 
   void parse_platform(const YAML::Node& n) {
     if (!n.IsMap()) fail(n, "expected a map for 'platform', got " + node_kind(n));
-    check_keys(n, {"launch_overhead_ns", "event_record_ns", "event_query_ns", "stream_wait_ns", "callback_enqueue_ns",
-                   "callback_latency_ns", "callback_run_ns", "host_alloc_ns", "host_free_ns", "sync_wakeup_ns",
-                   "spin_ns_per_cycle"}, "platform");
+    static const std::vector<std::string_view> keys = [] {
+      std::vector<std::string_view> k;
+      for (const PlatformField& f : kPlatformFields) k.emplace_back(f.name);
+      return k;
+    }();
+    check_keys(n, keys, "platform");
     for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.Scalar();
-      if (key == "spin_ns_per_cycle") {
-        double v = number(it->second, UnitKind::None, key);
-        if (!(v > 0)) fail(it->second, "spin_ns_per_cycle must be positive");
-        scenario_.platform.spin_ns_per_cycle = v;
-        continue;
-      }
-      double v = number(it->second, UnitKind::Time, key);
-      if (v < 0) fail(it->second, "negative duration: '" + key + "' is " + std::to_string(v) + " ns");
-      if (v > 1e15) fail(it->second, "'" + key + "' is longer than 10^15 ns");
-      scenario_detail::apply_well_known(scenario_, key, std::floor(v));
+      const PlatformField& f = *find_platform_field(it->first.Scalar());
+      const double v = number(it->second, f.ns ? UnitKind::Time : UnitKind::None, f.name);
+      if (std::string why = set_platform_field(scenario_.platform, f, v); !why.empty()) fail(it->second, why);
     }
   }
 

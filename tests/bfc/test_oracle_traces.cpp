@@ -1,5 +1,5 @@
 // Differential test against the real tsl::BFCAllocator: every trace in
-// ../shared/data/tsl_bfc/traces must replay to exactly the bytes in expected/. The folder is
+// tests/data/tsl_bfc/traces must replay to exactly the bytes in expected/. The folder is
 // listed at run time, so traces added later are covered without editing this file.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "allocsim/pool/bfc_trace.h"
+#include "test_inputs.h"
 
 namespace fs = std::filesystem;
 
@@ -36,23 +37,16 @@ std::string first_difference(const std::string& got, const std::string& want) {
 }  // namespace
 
 TEST_CASE("every oracle trace replays byte-identically to the real TSL BFC", "[bfc][oracle]") {
-  const fs::path root = fs::path(ALLOCSIM_SHARED_DIR) / "data" / "tsl_bfc";
-  if (!fs::is_directory(root / "traces")) {
-    WARN("ORACLE DATA NOT FOUND at " << (root / "traces").string() << ": oracle comparison SKIPPED");
-    std::cerr << "\n*** WARNING: tsl_bfc oracle traces not found at " << (root / "traces").string()
-              << " -- the BFC oracle test was SKIPPED, not passed ***\n\n";
-    SUCCEED("oracle data absent");
-    return;
-  }
+  const fs::path root = allocsim::test::require_data("tsl_bfc/traces");
   std::vector<fs::path> traces;
-  for (const auto& e : fs::directory_iterator(root / "traces"))
+  for (const auto& e : fs::directory_iterator(root))
     if (e.path().extension() == ".trace") traces.push_back(e.path());
   std::sort(traces.begin(), traces.end());
   REQUIRE(!traces.empty());
 
   std::size_t passed = 0;
   for (const fs::path& trace : traces) {
-    const fs::path expected = root / "expected" / (trace.stem().string() + ".out");
+    const fs::path expected = root.parent_path() / "expected" / (trace.stem().string() + ".out");
     INFO("trace " << trace.filename().string());
     REQUIRE(fs::exists(expected));
     const std::string got = allocsim::replay_bfc_trace(allocsim::load_bfc_trace(trace.string()));

@@ -6,17 +6,20 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "test_inputs.h"
 
 namespace fs = std::filesystem;
 
 TEST_CASE("patched Debian HIP headers compile with nvcc for HIP on NVIDIA") {
   const fs::path header = "/usr/include/hip/nvidia_detail/nvidia_hip_runtime_api.h";
   const std::string python = ALLOCSIM_TEST_PYTHON, nvcc = ALLOCSIM_TEST_NVCC;
-  if (!fs::exists(header) || python.empty()) {
-    WARN("SKIPPED: Debian's HIP headers (libamdhip64-dev) or python3 not found");
-    return;
-  }
-  const fs::path out = fs::temp_directory_path() / "allocsim_hw_patch_test";
+  allocsim::test::require_tool(fs::exists(header) && !python.empty(),
+                               "Debian's HIP headers (libamdhip64-dev) or python3 not found");
+  // One folder per process: two builds' test runs on one machine must not patch into each other's.
+  const fs::path out = fs::temp_directory_path() / ("allocsim_hw_patch_test." + std::to_string(::getpid()));
   fs::remove_all(out);
   const std::string script = std::string(ALLOCSIM_SOURCE_DIR) + "/hw/cmake/patch_hip_headers.py";
   REQUIRE(std::system((python + " " + script + " /usr/include " + out.string()).c_str()) == 0);
@@ -27,10 +30,8 @@ TEST_CASE("patched Debian HIP headers compile with nvcc for HIP on NVIDIA") {
   CHECK(patched.find("allocsim patch: cudaDeviceProp::clockRate removed") != std::string::npos);
   CHECK(patched.find("cudaBindTexture(") == std::string::npos);  // every texture-reference call gone
   CHECK(patched.find("cudaLaunchCooperativeKernelMultiDevice(") == std::string::npos);
-  if (nvcc.empty() || nvcc.find("NOTFOUND") != std::string::npos) {
-    WARN("SKIPPED compile check: nvcc not found");
-    return;
-  }
+  allocsim::test::require_tool(!nvcc.empty() && nvcc.find("NOTFOUND") == std::string::npos,
+                               "nvcc not found: the patched headers' compile check needs it");
   const fs::path src = out / "t.cu";
   std::ofstream(src) << "#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
                         "int main() { int* d = nullptr; if (hipMalloc(&d, 64) != hipSuccess) return 1;\n"

@@ -10,26 +10,17 @@ using namespace allocsim;
 namespace {
 PlatformProfile odd_profile() {  // every field different from its default and from each other
   PlatformProfile p;
-  p.launch_overhead_ns = 1;
-  p.event_record_ns = 2;
-  p.event_query_ns = 3;
-  p.stream_wait_ns = 4;
-  p.callback_enqueue_ns = 5;
-  p.callback_latency_ns = 6;
-  p.callback_run_ns = 7;
-  p.host_alloc_ns = 8;
-  p.host_free_ns = 9;
-  p.sync_wakeup_ns = 10;
-  p.spin_ns_per_cycle = 0.125;
+  TimeNs next = 1;
+  for (const PlatformField& f : kPlatformFields) {
+    if (f.ns) p.*f.ns = next++;
+    else p.*f.ratio = 0.125;
+  }
   return p;
 }
 bool same(const PlatformProfile& a, const PlatformProfile& b) {
-  return a.launch_overhead_ns == b.launch_overhead_ns && a.event_record_ns == b.event_record_ns &&
-         a.event_query_ns == b.event_query_ns && a.stream_wait_ns == b.stream_wait_ns &&
-         a.callback_enqueue_ns == b.callback_enqueue_ns && a.callback_latency_ns == b.callback_latency_ns &&
-         a.callback_run_ns == b.callback_run_ns && a.host_alloc_ns == b.host_alloc_ns &&
-         a.host_free_ns == b.host_free_ns && a.sync_wakeup_ns == b.sync_wakeup_ns &&
-         a.spin_ns_per_cycle == b.spin_ns_per_cycle;
+  for (const PlatformField& f : kPlatformFields)
+    if (platform_value(a, f) != platform_value(b, f)) return false;
+  return true;
 }
 }  // namespace
 
@@ -38,6 +29,8 @@ TEST_CASE("platform profile round-trips every field", "[platform]") {
   const std::string text = platform_to_json(p);
   CHECK(same(platform_from_json(text), p));
   CHECK(!same(platform_from_json(text), PlatformProfile{}));
+  for (const PlatformField& f : kPlatformFields)
+    CHECK(text.find(std::string("\"") + f.name + "\": ") != std::string::npos);
   CHECK(text.find("\"callback_latency_ns\": 6") != std::string::npos);
 }
 
@@ -55,7 +48,11 @@ TEST_CASE("bad platform input is an error naming the problem", "[platform]") {
                     Catch::Contains("cal.json") && Catch::Contains("unknown key 'callback_latncy_ns'") &&
                         Catch::Contains("callback_latency_ns"));
   CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": "fast"})"), Catch::Contains("must be a number"));
-  CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": -5})"), Catch::Contains(">= 0"));
+  CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": -5})"),
+                    Catch::Contains("negative duration: 'event_query_ns'"));
+  CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": 1e16})"), Catch::Contains("longer than 10^15 ns"));
+  // the HIP backend divides by the spin rate: 0 is refused here as in YAML and --set
+  CHECK_THROWS_WITH(platform_from_json(R"({"spin_ns_per_cycle": 0})"), Catch::Contains("positive number"));
   CHECK_THROWS_WITH(platform_from_json("[1, 2]"), Catch::Contains("expected a JSON object"));
   CHECK_THROWS_WITH(platform_from_json("{\"event_query_ns\": "), Catch::Contains("not valid JSON"));
   CHECK_THROWS_AS(load_platform_file("/nonexistent/dir/platform.json"), PlatformError);
@@ -78,4 +75,12 @@ TEST_CASE("set override: platform keys override a profile; other keys are ignore
   CHECK(p.callback_latency_ns == 70000);
   CHECK(p.spin_ns_per_cycle == 0.5);
   CHECK(p.launch_overhead_ns == 1);
+}
+
+TEST_CASE("set override: a platform value out of range is refused over a profile too", "[platform]") {
+  PlatformProfile p = odd_profile();
+  Params sets;
+  sets.set("host_free_ns", -2);
+  CHECK_THROWS_WITH(apply_platform_overrides(p, sets), Catch::Contains("negative duration: 'host_free_ns'"));
+  CHECK(same(p, odd_profile()));
 }

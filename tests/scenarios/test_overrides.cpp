@@ -1,12 +1,22 @@
 // `--set key=value`: scenario params, well-known keys, policy keys; anything else is an error.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "scenario_test_util.h"
 
 using namespace allocsim;
 using allocsim::test::count_ops;
 
 namespace {
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 Params set(std::initializer_list<std::pair<const char*, double>> kv) {
   Params p;
   for (auto& [k, v] : kv) p.set(k, v);
@@ -56,6 +66,9 @@ TEST_CASE("set override: values out of range are errors") {
   CHECK_THROWS_AS(load_scenario("seed-repro", set({{"memory_limit", -1}})), ScenarioError);
   CHECK_THROWS_AS(load_scenario("seed-repro", set({{"trials", -1}})), ScenarioError);
   CHECK_THROWS_AS(load_scenario("seed-repro", set({{"x_bytes", 1e16}})), ScenarioError);
+  CHECK_THROWS_WITH(load_scenario("seed-repro", set({{"callback_latency_ns", -1}})),
+                    Catch::Contains("negative duration: 'callback_latency_ns'"));
+  CHECK_THROWS_WITH(load_scenario("seed-repro", set({{"spin_ns_per_cycle", 0}})), Catch::Contains("positive number"));
 }
 
 TEST_CASE("the exported key lists hold what the CLI must accept") {
@@ -65,4 +78,22 @@ TEST_CASE("the exported key lists hold what the CLI must accept") {
   CHECK(has(policy_param_keys(), "oom_retry_timeout_ns"));
   CHECK(has(well_known_param_keys(), "semaphore"));
   CHECK(has(well_known_param_keys(), "callback_latency_ns"));
+}
+
+TEST_CASE("every platform field is a --set key, a YAML platform key, and documented") {
+  const std::string doc = read_text(std::string(ALLOCSIM_SOURCE_DIR) + "/docs/scenarios.md");
+  for (const PlatformField& f : kPlatformFields) {
+    INFO(f.name);
+    CHECK(std::find(well_known_param_keys().begin(), well_known_param_keys().end(), f.name) !=
+          well_known_param_keys().end());
+    // a value unlike the default reaches the field through --set and through `platform:`
+    const double v = f.ns ? 123457 : 0.25;
+    CHECK(platform_value(load_scenario("seed-repro", set({{f.name, v}})).platform, f) == v);
+    const Scenario y = allocsim::test::load_text(std::string("platform: {") + f.name + ": " + std::to_string(v) +
+                                                 "}\nprogram: []\n");
+    CHECK(platform_value(y.platform, f) == v);
+    // docs/scenarios.md lists it among the well-known keys and in the `platform:` example
+    CHECK(doc.find(std::string("`") + f.name + "`") != std::string::npos);
+    CHECK(doc.find(std::string("  ") + f.name + ": ") != std::string::npos);
+  }
 }

@@ -11,6 +11,7 @@
 
 #include "allocsim/scenarios/torch_trace.h"
 #include "scenario_test_util.h"
+#include "test_inputs.h"
 
 using namespace allocsim;
 using allocsim::test::count_ops;
@@ -18,7 +19,7 @@ using allocsim::test::peak_live_bytes;
 
 namespace {
 
-const std::string kTraceDir = std::string(ALLOCSIM_SHARED_DIR) + "/data/torch_traces/";
+std::string trace_path(const std::string& name) { return allocsim::test::require_data("torch_traces/" + name); }
 
 std::string gunzip_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -78,7 +79,7 @@ std::string error_of_json(const std::string& text, const Params& p = {}) {
 TEST_CASE("real traces: the replay's peak live bytes equal the trace's peak requested bytes") {
   for (const char* name : {"mlp_adamw.json.gz", "sidestream_record_stream.json.gz"}) {
     INFO(name);
-    const std::string path = kTraceDir + name;
+    const std::string path = trace_path(name);
     Scenario s = load_scenario(path);
     std::uint64_t expected = trace_peak_requested(gunzip_file(path));
     CHECK(expected > 0);
@@ -92,11 +93,11 @@ TEST_CASE("real traces: the replay's peak live bytes equal the trace's peak requ
 }
 
 TEST_CASE("real traces: metadata and streams") {
-  Scenario mlp = load_scenario(kTraceDir + "mlp_adamw.json.gz");
+  Scenario mlp = load_scenario(trace_path("mlp_adamw.json.gz"));
   CHECK(mlp.reference_max_allocated == 2761556480ull);
   CHECK(mlp.reference_max_reserved == 2984247296ull);
   CHECK(mlp.program.streams.size() == 1);
-  Scenario side = load_scenario(kTraceDir + "sidestream_record_stream.json.gz");
+  Scenario side = load_scenario(trace_path("sidestream_record_stream.json.gz"));
   REQUIRE(side.program.streams.size() == 2);
   CHECK(side.program.streams[0].name == "compute");
   CHECK(side.program.streams[1].name == "stream1");

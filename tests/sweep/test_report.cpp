@@ -14,6 +14,7 @@
 #include "allocsim/results/report.h"
 #include "allocsim/results/sweep_series.h"
 #include "fake_jobs.h"
+#include "test_inputs.h"
 
 namespace fs = std::filesystem;
 using namespace allocsim;
@@ -119,10 +120,7 @@ TEST_CASE("without gnuplot the report still has its tables and says why there ar
 }
 
 TEST_CASE("with gnuplot the three plots are PNG files", "[gnuplot]") {
-  if (std::system("gnuplot -e 'exit' >/dev/null 2>&1") != 0) {
-    WARN("gnuplot not installed: skipped");
-    return;
-  }
+  allocsim::test::require_tool(std::system("gnuplot -e 'exit' >/dev/null 2>&1") == 0, "gnuplot not installed");
   auto dir = copy_of_data("plots");
   auto out = results::write_report(dir, {});
   CHECK(out.plots == std::vector<std::string>{"peak_vs_semaphore.png", "stall_vs_peak.png", "memory_over_time.png"});

@@ -1,4 +1,4 @@
-// Both real PyTorch traces from an H200 (../shared/data/torch_traces) replayed through run_one under
+// Both real PyTorch traces from an H200 (tests/data/torch_traces) replayed through run_one under
 // every free policy (guard none) and under every guard (policy stream-aware, the trace's default):
 // each run must complete without an OOM, and the simulated peak of host-held (live) bytes must equal
 // the trace's own peak of requested bytes. That peak is computed here, independently of the
@@ -24,12 +24,13 @@
 #include "allocsim/core/policy.h"
 #include "allocsim/results/runner.h"
 #include "allocsim/scenarios/loader.h"
+#include "test_inputs.h"
 
 using namespace allocsim;
 
 namespace {
 
-const std::string kTraceDir = std::string(ALLOCSIM_SHARED_DIR) + "/data/torch_traces/";
+std::string trace_path(const std::string& name) { return allocsim::test::require_data("torch_traces/" + name); }
 const std::vector<std::string> kTraces = {"mlp_adamw.json.gz", "sidestream_record_stream.json.gz"};
 
 std::string gunzip_file(const std::string& path) {
@@ -116,7 +117,7 @@ void check_replay(const RunResult& r, const TraceFacts& facts) {
 
 TEST_CASE("torch traces replay under every policy with guard none", "[torch]") {
   for (const auto& trace : kTraces) {
-    const std::string path = kTraceDir + trace;
+    const std::string path = trace_path(trace);
     const TraceFacts facts = walk_trace(gunzip_file(path));
     REQUIRE(facts.peak_requested > 0);
     const Scenario scenario = load_scenario(path);
@@ -129,7 +130,7 @@ TEST_CASE("torch traces replay under every policy with guard none", "[torch]") {
 
 TEST_CASE("torch traces replay under every guard with policy stream-aware", "[torch]") {
   for (const auto& trace : kTraces) {
-    const std::string path = kTraceDir + trace;
+    const std::string path = trace_path(trace);
     const TraceFacts facts = walk_trace(gunzip_file(path));
     const Scenario scenario = load_scenario(path);
     for (const auto& guard : list_guards()) {
@@ -141,11 +142,11 @@ TEST_CASE("torch traces replay under every guard with policy stream-aware", "[to
 
 TEST_CASE("the replay's live bytes depend on the trace, not on the policy", "[torch]") {
   // Guard against a tautology: the two traces have different peaks, and each run reports its own.
-  const TraceFacts a = walk_trace(gunzip_file(kTraceDir + kTraces[0]));
-  const TraceFacts b = walk_trace(gunzip_file(kTraceDir + kTraces[1]));
+  const TraceFacts a = walk_trace(gunzip_file(trace_path(kTraces[0])));
+  const TraceFacts b = walk_trace(gunzip_file(trace_path(kTraces[1])));
   CHECK(a.peak_requested != b.peak_requested);
-  const RunResult ra = replay(load_scenario(kTraceDir + kTraces[0]), kTraces[0], "immediate", "none");
-  const RunResult rb = replay(load_scenario(kTraceDir + kTraces[1]), kTraces[1], "immediate", "none");
+  const RunResult ra = replay(load_scenario(trace_path(kTraces[0])), kTraces[0], "immediate", "none");
+  const RunResult rb = replay(load_scenario(trace_path(kTraces[1])), kTraces[1], "immediate", "none");
   CHECK(ra.peak_live_bytes == a.peak_requested);
   CHECK(rb.peak_live_bytes == b.peak_requested);
 }

@@ -13,12 +13,13 @@
 #include "allocsim/results/runner.h"
 #include "allocsim/results/sweep_record.h"
 #include "allocsim/scenarios/loader.h"
+#include "test_inputs.h"
 
 using namespace allocsim;
 
 namespace {
 
-const std::string kMlp = std::string(ALLOCSIM_SHARED_DIR) + "/data/torch_traces/mlp_adamw.json.gz";
+std::string mlp_trace() { return allocsim::test::require_data("torch_traces/mlp_adamw.json.gz"); }
 
 RunResult fake_run(const std::string& scenario, const std::string& policy, std::uint64_t pool_mib,
                    std::uint64_t reserved_mib) {
@@ -39,7 +40,7 @@ RunResult fake_run(const std::string& scenario, const std::string& policy, std::
 }  // namespace
 
 TEST_CASE("run_one carries the trace's max_memory_allocated / max_memory_reserved", "[torch][report]") {
-  const Scenario s = load_scenario(kMlp);
+  const Scenario s = load_scenario(mlp_trace());
   REQUIRE(s.reference_max_reserved > 0);
   RunConfig c;
   c.policy = "immediate";

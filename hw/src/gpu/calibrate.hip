@@ -1,6 +1,8 @@
 // `allocsim-hw calibrate`: measure the platform profile (core/platform.h) on this GPU.
 // Every number is a median over `iterations` samples after a warm-up; host times come from
-// steady_clock around the HIP call, device times from timing events.
+// steady_clock around the HIP call, device times from timing events. Every field of
+// kPlatformFields must be measured: one left at its H200 default would be written to the profile
+// as if this GPU had measured it.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
@@ -9,8 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "allocsim/hw/region_sub_allocator.h"
+#include "allocsim/core/platform.h"
 #include "allocsim/pool/bfc_pool.h"
+#include "allocsim/pool/fake_sub_allocator.h"
 #include "kernels.h"
 
 namespace allocsim::hw {
@@ -56,6 +59,10 @@ double spin_ns(hipStream_t s, long long cycles) {
 CalibrationOutput calibrate_device(int n) {
   CalibrationOutput out;
   out.device = describe_gpu();
+  for (const PlatformField& f : kPlatformFields) {  // -1: not measured yet (checked at the end)
+    if (f.ns) out.profile.*f.ns = -1;
+    else out.profile.*f.ratio = -1;
+  }
   n = std::max(n, 10);
   hipStream_t s, s2;
   ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
@@ -175,7 +182,7 @@ CalibrationOutput calibrate_device(int n) {
     BfcOptions o;
     o.memory_limit = 1ull << 30;
     o.allow_growth = false;
-    RegionSubAllocator sub(o, 1ull << 30);
+    FakeSubAllocator sub(o);  // placement costs nothing next to the pool's own work
     BfcPool pool(o, sub);
     std::vector<double> a, f;
     std::vector<Addr> live;
@@ -197,6 +204,9 @@ CalibrationOutput calibrate_device(int n) {
   }
   ALLOCSIM_HIP_CHECK(hipStreamDestroy(s));
   ALLOCSIM_HIP_CHECK(hipStreamDestroy(s2));
+  for (const PlatformField& f : kPlatformFields)
+    if (!(platform_value(out.profile, f) >= 0))
+      throw HwError(std::string("calibrate: no valid measurement of ") + f.name + " (add one to calibrate.hip)");
   return out;
 }
 

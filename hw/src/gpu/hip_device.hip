@@ -12,18 +12,17 @@
 #include <set>
 #include <thread>
 
+#include "allocsim/engine/plan_executor.h"
 #include "allocsim/hw/pattern.h"
-#include "allocsim/hw/region_sub_allocator.h"
 #include "allocsim/hw/version_map.h"
-#include "allocsim/pool/bfc_pool.h"
+#include "allocsim/pool/device_pools.h"
+#include "allocsim/pool/memory_accounting.h"
 #include "kernels.h"
 
 namespace allocsim::hw {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
 class HipDevice;
 
@@ -38,14 +37,11 @@ struct CallbackRecord {
   std::string_view what;
 };
 
+/// What the HIP backend adds to a pool of the shared layer (pool/device_pools.h): the real
+/// device allocation its addresses map onto, and where freed bytes are still in use on the GPU.
 struct PoolState {
   std::string name;
-  BfcOptions options;
-  std::uint64_t capacity = 0;
-  void* device_base = nullptr;
-  std::unique_ptr<RegionSubAllocator> sub;
-  std::unique_ptr<BfcPool> pool;
-  bool alive = true;
+  void* device_base = nullptr;  // pool address DevicePool::base(id) + x is device_base + x
   /// Chunks returned to this pool in this trial while a stream their allocation used was still
   /// busy ("hot"): handing such bytes to another allocation is the address reuse behind the race.
   std::deque<HotRange> hot;
@@ -74,9 +70,10 @@ class HipDevice final : public HwDevice {
       stream_names_.push_back(spec.name);
     }
     if (streams_.empty()) throw HwError("scenario has no streams");
-    // One real device allocation per pool; pool addresses are offsets into it.
-    make_pool(kSharedPool, "shared", scenario.device.memory_limit, scenario.device.allow_growth);
-    make_pool(kPrivatePool, "private", scenario.device.private_pool_limit, true);
+    // One real device allocation per pool; pool addresses are offsets from the pool's base into it.
+    make_pool(kSharedPool, "shared");
+    make_pool(kPrivatePool, "private");
+    new_pools();
     const std::size_t buffers = std::max<std::size_t>(1, scenario.program.buffer_names.size());
     // Two counters per allocation: [0, n) foreign words (corruption), [n, 2n) stale own words.
     ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters_), 2 * buffers * sizeof(unsigned long long)));
@@ -107,13 +104,8 @@ class HipDevice final : public HwDevice {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     chooser_ = make_seeded_chooser(seed);
     ++trial_index_;  // allocation tags continue across trials: old data never carries a new tag
-    for (auto& p : pools_) {
-      p.pool.reset();  // the old pool frees its regions into the old sub-allocator: drop it first
-      p.sub = std::make_unique<RegionSubAllocator>(p.options, p.capacity);
-      p.pool = std::make_unique<BfcPool>(p.options, *p.sub);
-      p.alive = true;
-      p.hot.clear();
-    }
+    new_pools();
+    for (auto& p : pools_) p.hot.clear();
     ALLOCSIM_HIP_CHECK(hipMemset(counters_, 0, counters_host_.size() * sizeof(unsigned long long)));
     ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
     versions_.assign(scenario_.program.buffer_names.size(), VersionMap{});
@@ -121,7 +113,6 @@ class HipDevice final : public HwDevice {
     use_masks_.clear();
     pending_alias_.clear();
     stats_ = TrialStats{};
-    in_use_ = 0;
     {
       std::lock_guard<std::mutex> sl(sem_mu_);
       sem_available_ = options_.semaphore;
@@ -141,6 +132,8 @@ class HipDevice final : public HwDevice {
       stats_.stale_words += counters_host_[n + i];
     }
     stats_.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
+    mem_->flush();
+    stats_.peak_bytes_in_use = mem_->peaks().in_use.bytes;
     for (EventId e = 0; e < EventId(events_.size()); ++e)
       if (events_[e]) destroy_event(e);
     return stats_;
@@ -157,20 +150,18 @@ class HipDevice final : public HwDevice {
 
   // ---------------------------------------------------------------- plan executor
   void execute(Plan plan) override {
-    std::deque<Step> todo(std::make_move_iterator(plan.begin()), std::make_move_iterator(plan.end()));
+    PlanExecutor todo;
+    todo.append(std::move(plan));
     while (!todo.empty()) {
-      Step step = std::move(todo.front());
-      todo.pop_front();
+      std::optional<Step> wait;
+      {
+        std::lock_guard<std::recursive_mutex> lk(state_mu_);
+        wait = todo.next(*this);
+      }
+      if (!wait) continue;
+      const Step& step = *wait;
       switch (step.kind) {
-        case Step::Kind::Do: {
-          Plan next;
-          {
-            std::lock_guard<std::recursive_mutex> lk(state_mu_);
-            if (step.fn) step.fn(*this, next);
-          }
-          for (auto it = next.rbegin(); it != next.rend(); ++it) todo.push_front(std::move(*it));
-          break;
-        }
+        case Step::Kind::Do: break;  // already run by todo.next
         case Step::Kind::WaitEvent: wait_event(step.event); break;
         case Step::Kind::WaitStream: wait_stream(step.stream); break;
         case Step::Kind::WaitAll: wait_all(deadline_from_now()); break;
@@ -178,6 +169,9 @@ class HipDevice final : public HwDevice {
         case Step::Kind::AcquireSemaphore: acquire_semaphore(); break;
       }
     }
+    // The host goes on to something else: a release this plan made without freeing is visible.
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    mem_->flush();
   }
 
   // ---------------------------------------------------------------- Backend
@@ -265,32 +259,42 @@ class HipDevice final : public HwDevice {
   std::optional<Chunk> pool_allocate(PoolId pool, std::uint64_t bytes) override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     PoolState& p = pool_state(pool);
-    if (!p.alive) return std::nullopt;
-    std::optional<Addr> a = p.pool->allocate(bytes);
-    if (!a) return std::nullopt;
-    Chunk c{pool, *a, p.pool->chunk_size(*a)};
+    DevicePool* dp = bfc_pools_->get(pool);
+    if (!dp) return std::nullopt;
+    std::optional<Addr> a = dp->bfc().allocate(bytes);
+    mem_->sample(now());
+    if (!a) {
+      if (dp->bound_refusals())
+        warnings_.insert("pool '" + p.name + "' ran past its device allocation: placement left the oracle's");
+      return std::nullopt;
+    }
+    Chunk c{pool, *a, dp->bfc().chunk_size(*a)};
     for (const HotRange& h : p.hot)
       if (h.begin < c.addr + c.bytes && c.addr < h.end) pending_alias_[pool] = std::make_pair(c.addr, h.owner);
-    in_use_ += c.bytes;
-    stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, in_use_);
     return c;
   }
   void pool_free(const Chunk& chunk, BufferId buffer) override {
     {
       std::lock_guard<std::recursive_mutex> lk(state_mu_);
       PoolState& p = pool_state(chunk.pool);
-      if (!p.alive || !p.pool->is_live(chunk.addr)) {
+      DevicePool* dp = bfc_pools_->find(chunk.pool);
+      const bool alive = bfc_pools_->alive(chunk.pool);
+      if (!alive) {  // its pool is gone, and the allocation's bytes with it
+        mem_->on_pool_free(chunk);
+        mem_->sample(now());
+      }
+      if (!alive || !dp || !dp->bfc().is_live(chunk.addr)) {
         ++stats_.lifetime_violations;
-        warnings_.insert(p.alive ? "free of a chunk that is not live" : "callback freed into a destroyed pool");
+        warnings_.insert(alive ? "free of a chunk that is not live" : "callback freed into a destroyed pool");
         return;
       }
-      p.pool->deallocate(chunk.addr);
+      dp->bfc().deallocate(chunk.addr);
+      mem_->on_pool_free(chunk);
+      mem_->sample(now());
       if (buffer_streams_busy(buffer)) {
         p.hot.push_back(HotRange{chunk.addr, chunk.addr + chunk.bytes, buffer});
         if (p.hot.size() > 4096) p.hot.pop_front();
       }
-      in_use_ -= chunk.bytes;
-      (void)buffer;
       {
         std::lock_guard<std::mutex> fl(free_mu_);
         ++free_seq_;
@@ -300,7 +304,7 @@ class HipDevice final : public HwDevice {
   }
   bool pool_alive(PoolId pool) const override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
-    return pool >= 0 && pool < PoolId(pools_.size()) && pools_[pool].alive;
+    return bfc_pools_->alive(pool);
   }
   void count_fallback() override { ++stats_.fallbacks; }
 
@@ -331,7 +335,9 @@ class HipDevice final : public HwDevice {
   }
   void destroy_pool(PoolId pool) override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
-    pool_state(pool).alive = false;
+    pool_state(pool);  // an unknown pool is an HwError
+    bfc_pools_->destroy(pool);
+    mem_->sample(now());
   }
   void note_alloc(const BufferInfo& buf) override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
@@ -342,11 +348,14 @@ class HipDevice final : public HwDevice {
     }
     chunks_[buf.id] = buf.chunk;
     if (buf.id >= 0 && std::size_t(buf.id) < versions_.size()) versions_[buf.id].clear();
+    mem_->on_alloc(buf);
+    mem_->sample(now());
   }
   void note_host_release(const BufferInfo& buf) override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     use_masks_[buf.id] = buf.use_stream_mask;
     ++stats_.releases;
+    mem_->on_host_release(buf, now());
   }
   void note_oom(StreamId s, std::uint64_t bytes, bool scratch) override {
     (void)s, (void)bytes, (void)scratch;
@@ -361,27 +370,28 @@ class HipDevice final : public HwDevice {
 
  private:
   // ---- helpers
-  void make_pool(PoolId id, std::string name, std::uint64_t limit, bool growth) {
+  /// The real allocation behind pool `id`: the bytes its bounded placement may reach.
+  void make_pool(PoolId id, std::string name) {
     PoolState p;
     p.name = std::move(name);
-    p.options.memory_limit = limit;
-    p.options.allow_growth = growth;
-    p.options.garbage_collection = scenario_.device.garbage_collection;
-    p.options.fragmentation_fraction = scenario_.device.fragmentation_fraction;
-    // FakeSubAllocator aligns regions to 2 MiB; growth doubles up to the limit, so the address
-    // span of all regions stays below 2 x limit + 2 MiB per region. One region (no growth): limit.
-    p.capacity = growth ? round_up(2 * limit, 2 << 20) + (64ull << 20) : round_up(limit, 2 << 20);
+    const std::uint64_t bytes = DevicePool::device_bytes(DevicePool::options(id, scenario_.device));
     size_t free_b = 0, total_b = 0;
     ALLOCSIM_HIP_CHECK(hipMemGetInfo(&free_b, &total_b));
-    if (p.capacity > free_b)
-      throw HwError("device out of memory: pool '" + p.name + "' needs " + std::to_string(p.capacity >> 20) +
+    if (bytes > free_b)
+      throw HwError("device out of memory: pool '" + p.name + "' needs " + std::to_string(bytes >> 20) +
                     " MiB of device memory, " + std::to_string(free_b >> 20) + " MiB free");
-    hipError_t r = hipMalloc(&p.device_base, p.capacity);
+    hipError_t r = hipMalloc(&p.device_base, bytes);
     if (r != hipSuccess)
-      throw HwError("device out of memory: hipMalloc(" + std::to_string(p.capacity) + ") for pool '" + p.name +
+      throw HwError("device out of memory: hipMalloc(" + std::to_string(bytes) + ") for pool '" + p.name +
                     "' failed: " + hipGetErrorString(r));
     if (PoolId(pools_.size()) != id) throw HwError("internal: pools created out of order");
     pools_.push_back(std::move(p));
+  }
+  /// Fresh pools (placement and accounting of the shared layer) over the same device allocations.
+  void new_pools() {
+    mem_.reset();  // reads bfc_pools_: goes first
+    bfc_pools_ = std::make_unique<DevicePools>(scenario_.device, /*bounded=*/true);
+    mem_ = std::make_unique<MemoryAccounting>(*bfc_pools_);
   }
 
   PoolState& pool_state(PoolId id) {
@@ -412,7 +422,8 @@ class HipDevice final : public HwDevice {
                         std::uint32_t version) {
     WordSpan w = words_in(offset, bytes);
     KernelSegment s;
-    s.base = reinterpret_cast<std::uint32_t*>(static_cast<char*>(pools_[c.pool].device_base) + c.addr);
+    s.base = reinterpret_cast<std::uint32_t*>(static_cast<char*>(pools_[c.pool].device_base) +
+                                              (c.addr - DevicePool::base(c.pool)));
     s.first_word = w.first;
     s.count = w.count;
     s.alloc = alloc;
@@ -547,6 +558,7 @@ class HipDevice final : public HwDevice {
       }
       try {
         std::lock_guard<std::recursive_mutex> lk(state_mu_);
+        mem_->flush();  // another agent runs: a release the host made without freeing was visible
         rec->fn(*this);
       } catch (const std::exception& e) {
         std::lock_guard<std::recursive_mutex> lk(state_mu_);
@@ -585,7 +597,8 @@ class HipDevice final : public HwDevice {
   std::vector<unsigned long long> counters_host_;
   std::set<std::string> warnings_;
   TrialStats stats_;
-  std::uint64_t in_use_ = 0;
+  std::unique_ptr<DevicePools> bfc_pools_;
+  std::unique_ptr<MemoryAccounting> mem_;
   TimeNs release_start_ = -1;
 
   std::mutex queue_mu_;

@@ -7,19 +7,22 @@
 // Analogue: ROCm/xla PR #980: exclusive lock + SynchronizeAllActivity before MIOpen autotuning.
 // Cost: a full device drain of host stall per guarded allocation (the host stops running ahead),
 //   plus the sync wake-up latency.
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 
 namespace allocsim {
 namespace {
 
 class DeviceSyncGuard final : public Guard {
  public:
-  std::string_view name() const override { return "device-sync"; }
+  static constexpr std::string_view kName = "device-sync";
+  std::string_view name() const override { return kName; }
   void before_allocate(Backend&, StreamId, Plan& plan) override { plan.push_back(Step::wait_all()); }
 };
 
+ALLOCSIM_REGISTER_GUARD(DeviceSyncGuard, {
+    .order = 30,
+    .description = "synchronize all device activity before the allocation (ROCm/xla PR #980)",
+});
+
 }  // namespace
-
-std::unique_ptr<Guard> make_device_sync_guard(const Params&) { return std::make_unique<DeviceSyncGuard>(); }
-
 }  // namespace allocsim

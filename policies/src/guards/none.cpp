@@ -5,18 +5,21 @@
 // Analogue: today's MIOpen autotuner in XLA (since 2026-04): scratch from the client's BFC pool on
 //   its own new stream, MemZero'd with no wait on compute.
 // Cost: nothing.
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 
 namespace allocsim {
 namespace {
 
 class NoneGuard final : public Guard {
  public:
-  std::string_view name() const override { return "none"; }
+  static constexpr std::string_view kName = "none";
+  std::string_view name() const override { return kName; }
 };
 
+ALLOCSIM_REGISTER_GUARD(NoneGuard, {
+    .order = 10,
+    .description = "use fresh memory at once (today's MIOpen autotuner)",
+});
+
 }  // namespace
-
-std::unique_ptr<Guard> make_none_guard(const Params&) { return std::make_unique<NoneGuard>(); }
-
 }  // namespace allocsim

@@ -7,7 +7,7 @@
 // Analogue: giving the autotuner its own allocator (a separate BFC pool), one proposed fix.
 // Cost: no host time; the private pool's own memory (DeviceSpec::private_pool_limit) on top of the
 //   shared pool: memory the shared pool cannot reuse.
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 
 namespace allocsim {
 namespace {
@@ -16,14 +16,17 @@ constexpr StreamId kComputeStreamIndex = 0;  // core/device.h: backend stream 0 
 
 class PrivatePoolGuard final : public Guard {
  public:
-  std::string_view name() const override { return "private-pool"; }
+  static constexpr std::string_view kName = "private-pool";
+  std::string_view name() const override { return kName; }
   PoolId pool_for(StreamId stream) const override {
     return stream == kComputeStreamIndex ? kSharedPool : kPrivatePool;
   }
 };
 
+ALLOCSIM_REGISTER_GUARD(PrivatePoolGuard, {
+    .order = 40,
+    .description = "non-compute streams allocate from their own pool",
+});
+
 }  // namespace
-
-std::unique_ptr<Guard> make_private_pool_guard(const Params&) { return std::make_unique<PrivatePoolGuard>(); }
-
 }  // namespace allocsim

@@ -7,14 +7,15 @@
 // Analogue: XLA's WaitForAllocation / the kComputeSynchronized contract for non-compute streams.
 // Cost: an event create + record + stream wait + destroy of host time (~0.5 us); the stream's work
 //   is delayed on the device until compute catches up to the allocation point.
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 
 namespace allocsim {
 namespace {
 
 class WaitComputeGuard final : public Guard {
  public:
-  std::string_view name() const override { return "wait-compute"; }
+  static constexpr std::string_view kName = "wait-compute";
+  std::string_view name() const override { return kName; }
   void after_allocate(Backend&, const BufferInfo& buf, Plan& plan) override {
     plan.push_back(Step::run([stream = buf.alloc_stream](Backend& b, Plan&) {
       if (stream == kNoStream || stream == b.compute_stream()) return;  // compute is ordered by itself
@@ -26,8 +27,10 @@ class WaitComputeGuard final : public Guard {
   }
 };
 
+ALLOCSIM_REGISTER_GUARD(WaitComputeGuard, {
+    .order = 20,
+    .description = "stream waits on an event recorded on compute at allocation (XLA WaitForAllocation)",
+});
+
 }  // namespace
-
-std::unique_ptr<Guard> make_wait_compute_guard(const Params&) { return std::make_unique<WaitComputeGuard>(); }
-
 }  // namespace allocsim

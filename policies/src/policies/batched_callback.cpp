@@ -18,16 +18,26 @@
 // OOM: flush, then default (XLA AllocatorRetry).
 #include <map>
 
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 #include "../policy_util.h"
 
 namespace allocsim {
 namespace {
 
+constexpr ParamSpec kBatchSize{
+    .key = "batch_size",
+    .default_value = 0,
+    .min = 0,
+    .max = 1e9,  // any real batch; bounded so the value converts to a count exactly
+    .whole = true,
+    .description = "frees per callback; 0: one callback per execution, at its end",
+};
+
 class BatchedCallbackPolicy final : public FreePolicy {
  public:
-  explicit BatchedCallbackPolicy(std::uint64_t batch_size) : batch_size_(batch_size) {}
-  std::string_view name() const override { return "batched-callback"; }
+  static constexpr std::string_view kName = "batched-callback";
+  std::string_view name() const override { return kName; }
+  explicit BatchedCallbackPolicy(const Params& params) : batch_size_(std::uint64_t(kBatchSize.read(params))) {}
 
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
     plan.push_back(Step::run([this, buf](Backend& b, Plan&) {
@@ -65,11 +75,11 @@ class BatchedCallbackPolicy final : public FreePolicy {
   std::map<StreamId, std::vector<policy_util::Parked>> batch_;
 };
 
+ALLOCSIM_REGISTER_POLICY(BatchedCallbackPolicy, {
+    .order = 60,
+    .description = "one deferred-free callback per execution or per batch_size frees",
+    .params = {kBatchSize, policy_util::kCallbackEnqueueFailure, policy_util::kOomRetryTimeout},
+});
+
 }  // namespace
-
-std::unique_ptr<FreePolicy> make_batched_callback_policy(const Params& params) {
-  const double k = params.get("batch_size", 0);
-  return std::make_unique<BatchedCallbackPolicy>(k > 0 ? std::uint64_t(k) : 0);
-}
-
 }  // namespace allocsim

@@ -14,7 +14,7 @@
 //   time (~2.4 us on an H200); the bytes stay pending until the device catches up, so peak in_use
 //   grows with how far the host runs ahead (the compute semaphore's capacity).
 // OOM: default (XLA AllocatorRetry: each deferred free wakes the waiting host).
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 #include "../policy_util.h"
 
 namespace allocsim {
@@ -22,7 +22,8 @@ namespace {
 
 class DeferredCallbackPolicy final : public FreePolicy {
  public:
-  std::string_view name() const override { return "deferred-callback"; }
+  static constexpr std::string_view kName = "deferred-callback";
+  std::string_view name() const override { return kName; }
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
     plan.push_back(Step::run([buf](Backend& b, Plan&) {
       policy_util::free_after_stream(b, policy_util::deferred_free_stream(b, buf), {{buf.chunk, buf.id}},
@@ -31,10 +32,11 @@ class DeferredCallbackPolicy final : public FreePolicy {
   }
 };
 
+ALLOCSIM_REGISTER_POLICY(DeferredCallbackPolicy, {
+    .order = 20,
+    .description = "free in a host callback after the last-use stream (ROCm/xla PR #979); immediate on enqueue failure",
+    .params = {policy_util::kCallbackEnqueueFailure, policy_util::kOomRetryTimeout},
+});
+
 }  // namespace
-
-std::unique_ptr<FreePolicy> make_deferred_callback_policy(const Params&) {
-  return std::make_unique<DeferredCallbackPolicy>();
-}
-
 }  // namespace allocsim

@@ -21,7 +21,7 @@
 #include <deque>
 #include <map>
 
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 #include "../policy_util.h"
 
 namespace allocsim {
@@ -29,7 +29,8 @@ namespace {
 
 class EventPollPolicy final : public FreePolicy {
  public:
-  std::string_view name() const override { return "event-poll"; }
+  static constexpr std::string_view kName = "event-poll";
+  std::string_view name() const override { return kName; }
 
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
     policy_util::park_after_events(buf, plan, [this](Backend&, const policy_util::Parked& chunk,
@@ -101,8 +102,10 @@ class EventPollPolicy final : public FreePolicy {
   std::map<StreamId, std::deque<Pending>> queues_;  // per stream, FIFO
 };
 
+ALLOCSIM_REGISTER_POLICY(EventPollPolicy, {
+    .order = 40,
+    .description = "record events at release; free when a later allocation polls them done (PyTorch record_stream)",
+});
+
 }  // namespace
-
-std::unique_ptr<FreePolicy> make_event_poll_policy(const Params&) { return std::make_unique<EventPollPolicy>(); }
-
 }  // namespace allocsim

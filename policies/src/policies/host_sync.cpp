@@ -8,7 +8,7 @@
 // Cost: host stall of the whole queued work on those streams at every release (the host can no
 //   longer run ahead, so the compute semaphore never fills); pending bytes only while blocked.
 // OOM: default (XLA AllocatorRetry).
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 #include "../policy_util.h"
 
 namespace allocsim {
@@ -16,15 +16,19 @@ namespace {
 
 class HostSyncPolicy final : public FreePolicy {
  public:
-  std::string_view name() const override { return "host-sync"; }
+  static constexpr std::string_view kName = "host-sync";
+  std::string_view name() const override { return kName; }
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
     for (StreamId s : policy_util::use_streams(buf)) plan.push_back(Step::wait_stream(s));
     plan.push_back(policy_util::free_now(buf.chunk, buf.id));
   }
 };
 
+ALLOCSIM_REGISTER_POLICY(HostSyncPolicy, {
+    .order = 30,
+    .description = "block the host until the buffer's streams drain, then free (XLA kSynchronous)",
+    .params = {policy_util::kOomRetryTimeout},
+});
+
 }  // namespace
-
-std::unique_ptr<FreePolicy> make_host_sync_policy(const Params&) { return std::make_unique<HostSyncPolicy>(); }
-
 }  // namespace allocsim

@@ -10,7 +10,7 @@
 // Cost: one pool free of host time; no pending bytes ever (in_use == live); no events, callbacks or
 //   host stalls. The baseline every other policy's peak memory is compared with.
 // OOM: default (XLA AllocatorRetry, oom_default.cpp).
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 #include "../policy_util.h"
 
 namespace allocsim {
@@ -18,14 +18,18 @@ namespace {
 
 class ImmediatePolicy final : public FreePolicy {
  public:
-  std::string_view name() const override { return "immediate"; }
+  static constexpr std::string_view kName = "immediate";
+  std::string_view name() const override { return kName; }
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
     plan.push_back(policy_util::free_now(buf.chunk, buf.id));
   }
 };
 
+ALLOCSIM_REGISTER_POLICY(ImmediatePolicy, {
+    .order = 10,
+    .description = "return the chunk to the pool at release (XLA upstream, kComputeSynchronized)",
+    .params = {policy_util::kOomRetryTimeout},
+});
+
 }  // namespace
-
-std::unique_ptr<FreePolicy> make_immediate_policy(const Params&) { return std::make_unique<ImmediatePolicy>(); }
-
 }  // namespace allocsim

@@ -25,7 +25,7 @@
 #include <algorithm>
 #include <map>
 
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 #include "../policy_util.h"
 
 namespace allocsim {
@@ -33,7 +33,8 @@ namespace {
 
 class StreamAwarePolicy final : public FreePolicy {
  public:
-  std::string_view name() const override { return "stream-aware"; }
+  static constexpr std::string_view kName = "stream-aware";
+  std::string_view name() const override { return kName; }
 
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
     std::vector<StreamId> streams = policy_util::use_streams(buf);
@@ -101,10 +102,11 @@ class StreamAwarePolicy final : public FreePolicy {
   std::map<PoolId, std::uint64_t> max_bytes_;  // largest remembered range per pool (bounds the search)
 };
 
+ALLOCSIM_REGISTER_POLICY(StreamAwarePolicy, {
+    .order = 50,
+    .description = "free now; another stream reusing the bytes waits on the release event (RMM stream-ordered pool)",
+    .params = {policy_util::kOomRetryTimeout},
+});
+
 }  // namespace
-
-std::unique_ptr<FreePolicy> make_stream_aware_policy(const Params&) {
-  return std::make_unique<StreamAwarePolicy>();
-}
-
 }  // namespace allocsim

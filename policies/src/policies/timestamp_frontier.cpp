@@ -21,7 +21,7 @@
 //   with nothing tracked, the default (XLA AllocatorRetry; scratch fails fast).
 #include <deque>
 
-#include "../factories.h"
+#include "allocsim/policies/registration.h"
 #include "../policy_util.h"
 
 namespace allocsim {
@@ -29,7 +29,8 @@ namespace {
 
 class TimestampFrontierPolicy final : public FreePolicy {
  public:
-  std::string_view name() const override { return "timestamp-frontier"; }
+  static constexpr std::string_view kName = "timestamp-frontier";
+  std::string_view name() const override { return kName; }
 
   void on_release(Backend&, const BufferInfo& buf, Plan& plan) override {
     policy_util::park_after_events(buf, plan, [this](Backend&, const policy_util::Parked& chunk,
@@ -104,10 +105,11 @@ class TimestampFrontierPolicy final : public FreePolicy {
   std::deque<Stamped> parked_;   // chunks not yet returned, stamp order
 };
 
+ALLOCSIM_REGISTER_POLICY(TimestampFrontierPolicy, {
+    .order = 70,
+    .description = "free once a polled event frontier passes the release stamp (TF GPUKernelTracker + BFC freed_at_count)",
+    .params = {policy_util::kOomRetryTimeout},
+});
+
 }  // namespace
-
-std::unique_ptr<FreePolicy> make_timestamp_frontier_policy(const Params&) {
-  return std::make_unique<TimestampFrontierPolicy>();
-}
-
 }  // namespace allocsim

@@ -5,17 +5,27 @@
 
 namespace allocsim {
 
-std::uint32_t LifetimeFindings::allocated(const BufferInfo& buf) {
+void LifetimeFindings::allocated(const BufferInfo& buf) {
+  by_chunk_[key(buf.chunk)] = std::uint32_t(instances_.size());
   instances_.push_back(Instance{buf});
   ++outstanding_;
-  return std::uint32_t(instances_.size() - 1);
 }
 
-void LifetimeFindings::returned(std::uint32_t inst) {
-  Instance& in = instances_[inst];
-  if (in.returned) return;
-  in.returned = true;
+LifetimeFindings::Instance* LifetimeFindings::holding(const Chunk& chunk) {
+  auto it = by_chunk_.find(key(chunk));
+  return it == by_chunk_.end() ? nullptr : &instances_[it->second];
+}
+
+void LifetimeFindings::released(const Chunk& chunk, TimeNs t) {
+  if (Instance* in = holding(chunk)) in->release_time = t;
+}
+
+void LifetimeFindings::returned(const Chunk& chunk) {
+  auto it = by_chunk_.find(key(chunk));
+  if (it == by_chunk_.end()) return;
+  instances_[it->second].returned = true;
   --outstanding_;
+  by_chunk_.erase(it);
 }
 
 bool LifetimeFindings::keep(FindingKind k) {
@@ -23,14 +33,17 @@ bool LifetimeFindings::keep(FindingKind k) {
   return records_.size() + end_records_.size() < max_records_;
 }
 
-void LifetimeFindings::report(Finding f, std::int64_t inst) {
-  if (f.kind == FindingKind::Leak && inst >= 0) {
-    Instance& in = instances_[std::size_t(inst)];
-    if (in.leak_reported) return;
-    in.leak_reported = true;
-  }
+void LifetimeFindings::report(Finding f) {
   ++counts_[std::size_t(f.kind)];
   if (keep(f.kind)) records_.push_back(std::move(f));
+}
+
+void LifetimeFindings::report_leak(Finding f, const Chunk& chunk) {
+  if (Instance* in = holding(chunk)) {
+    if (in->leak_reported) return;
+    in->leak_reported = true;
+  }
+  report(std::move(f));
 }
 
 }  // namespace allocsim

@@ -7,17 +7,21 @@
 
 #include "allocsim/engine/interpreter.h"
 #include "allocsim/race/race_detector.h"
-#include "sim_pool.h"
 
 namespace allocsim {
 namespace {
-constexpr Addr kPrivatePoolBase = Addr(1) << 48;
 constexpr std::size_t kMaxWarnings = 200;
 }  // namespace
 
 SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser, std::vector<Observer*> observers,
                      RaceDetector* races)
-    : program_(program), config_(std::move(config)), chooser_(chooser), observers_(std::move(observers)), races_(races) {
+    : program_(program),
+      config_(std::move(config)),
+      chooser_(chooser),
+      observers_(std::move(observers)),
+      races_(races),
+      pools_(config_.device, /*bounded=*/false),
+      mem_(pools_, [this](TimeNs t, const MemoryCounters& m) { emit([&](auto& o) { o.on_memory(t, m); }); }) {
   if (program.streams.empty()) {
     streams_.push_back(Stream{});
     streams_.back().name = "compute";
@@ -83,33 +87,29 @@ void SimDevice::host_run() {
     if (host_now_ > now_) {
       // Another entity has something due before the host's clock: let it happen first.
       if (!queue_.empty() && queue_.top_time() <= host_now_) {
-        if (release_emit_due_) flush_release_emit();
+        mem_.flush();
         queue_.push(host_now_, kHostResume, 0, host_gen_);
         return;
       }
       now_ = host_now_;
     }
-    if (steps_.empty()) {
+    if (plan_.empty()) {
       Plan plan;
       if (!interp_->next(plan)) {
-        if (release_emit_due_) flush_release_emit();
+        mem_.flush();
         interp_->finish();
         host_done_ = true;
         wait_ = HostWait::Done;
         return;
       }
-      for (Step& s : plan) steps_.push_back(std::move(s));
+      plan_.append(std::move(plan));
       continue;
     }
-    Step step = std::move(steps_.front());
-    steps_.pop_front();
+    const std::optional<Step> wait = plan_.next(*this);
+    if (!wait) continue;
+    const Step& step = *wait;
     switch (step.kind) {
-      case Step::Kind::Do: {
-        Plan next;
-        if (step.fn) step.fn(*this, next);
-        for (std::size_t i = next.size(); i-- > 0;) steps_.push_front(std::move(next[i]));
-        break;
-      }
+      case Step::Kind::Do: break;  // already run by plan_.next
       case Step::Kind::WaitEvent: {
         if (!valid_event(step.event)) {
           warn("host synchronize on an invalid event ignored");
@@ -161,7 +161,7 @@ void SimDevice::host_run() {
 }
 
 void SimDevice::host_block(HostWait why, TimeNs deadline) {
-  if (release_emit_due_) flush_release_emit();
+  mem_.flush();
   wait_ = why;
   waking_ = false;
   blocked_since_ = host_now_;
@@ -492,41 +492,27 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
 
 // ======================================================================= pools + accounting
 
-SimPool* SimDevice::pool(PoolId p, bool create) {
-  if (p != kSharedPool && p != kPrivatePool) return nullptr;
-  if (pool_destroyed_[p]) return nullptr;
-  if (!pools_[p] && create) {
-    if (p == kSharedPool)
-      pools_[p] = std::make_unique<SimPool>(0, config_.device.memory_limit, config_.device);
-    else
-      pools_[p] = std::make_unique<SimPool>(kPrivatePoolBase, config_.device.private_pool_limit, config_.device);
-  }
-  return pools_[p].get();
-}
-
-bool SimDevice::pool_alive(PoolId p) const {
-  return (p == kSharedPool || p == kPrivatePool) && !pool_destroyed_[p];
-}
+bool SimDevice::pool_alive(PoolId p) const { return pools_.alive(p); }
 
 std::optional<Chunk> SimDevice::pool_allocate(PoolId p, std::uint64_t bytes) {
   charge(config_.platform.host_alloc_ns);
-  if (p != kSharedPool && p != kPrivatePool) {
+  if (!DevicePool::known(p)) {
     warn("allocation from an unknown pool fails");
     return std::nullopt;
   }
-  SimPool* sp = pool(p, true);
-  if (!sp) {
+  DevicePool* dp = pools_.get(p);
+  if (!dp) {
     warn("allocation from a destroyed pool fails");
     return std::nullopt;
   }
-  const std::optional<Addr> a = sp->bfc().allocate(bytes);
+  const std::optional<Addr> a = dp->bfc().allocate(bytes);
+  mem_.sample(agent_now());  // on failure too: garbage collection may have shrunk the pool
   if (!a) {
-    update_memory(agent_now());  // garbage collection may have shrunk the pool
+    if (dp->bound_refusals())
+      warn("pool " + std::to_string(p) + " ran out of address space: placement left the oracle's");
     return std::nullopt;
   }
-  const Chunk c{p, *a, sp->bfc().chunk_size(*a)};
-  update_memory(agent_now());
-  return c;
+  return Chunk{p, *a, dp->bfc().chunk_size(*a)};
 }
 
 void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
@@ -538,74 +524,41 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   } charge_after{*this};
   const TimeNs t = agent_now();
   const PoolId p = chunk.pool;
-  if (p != kSharedPool && p != kPrivatePool) return warn("free into an unknown pool ignored");
-  auto it = allocations_.find(chunk_key(p, chunk.addr));
+  if (!DevicePool::known(p)) return warn("free into an unknown pool ignored");
   BufferInfo info;
   info.id = buffer;
   info.chunk = chunk;
-  if (it != allocations_.end()) info.requested_bytes = it->second.requested;
-  auto settle = [&] {  // the allocation's bytes leave live/pending
-    if (it == allocations_.end()) return;
-    (it->second.released ? mem_.pending : mem_.live) -= it->second.requested;
-    allocations_.erase(it);
-  };
-  if (pool_destroyed_[p]) {
-    settle();  // (not returned to a live pool: a leak too, counted at the end)
+  info.requested_bytes = mem_.requested_bytes(chunk).value_or(0);
+  if (pools_.destroyed(p)) {
+    mem_.on_pool_free(chunk);  // (not returned to a live pool: a leak too, counted at the end)
     lifetime_.report(lifetime_record(FindingKind::CallbackAfterPoolDestroyed, info, AddrRange{chunk.addr, chunk.bytes},
                                      std::string(current_ == Agent::Callback ? "a callback" : "the host") +
                                          " freed buffer '" + buffer_name(buffer) + "' into pool " + std::to_string(p) +
                                          " after shutdown destroyed it"));
-    update_memory(t);
+    mem_.sample(t);
     return;
   }
-  SimPool* sp = pools_[p].get();
-  if (!sp || !sp->bfc().is_live(chunk.addr)) {
+  DevicePool* dp = pools_.find(p);
+  if (!dp || !dp->bfc().is_live(chunk.addr)) {
     lifetime_.report(lifetime_record(FindingKind::DoubleFree, info, AddrRange{chunk.addr, chunk.bytes},
                                      "pool free of a chunk that is not allocated (buffer '" + buffer_name(buffer) +
                                          "' freed twice)"));
     return;
   }
-  sp->bfc().deallocate(chunk.addr);
+  dp->bfc().deallocate(chunk.addr);
   ++frees_;
-  if (it != allocations_.end()) lifetime_.returned(it->second.instance);
-  settle();
+  mem_.on_pool_free(chunk);
+  lifetime_.returned(chunk);
   emit([&](auto& o) { o.on_pool_free(agent(), chunk, buffer, t); });
-  update_memory(t);
+  mem_.sample(t);
   if (wait_ == HostWait::PoolFree && wait_pool_ == p && !waking_) host_wake(t + config_.platform.sync_wakeup_ns);
 }
 
 void SimDevice::destroy_pool(PoolId p) {
-  if (p != kSharedPool && p != kPrivatePool) return;
-  if (pool_destroyed_[p]) return;
-  pool_destroyed_[p] = true;
-  pools_[p].reset();
+  if (!pools_.destroy(p)) return;
   const TimeNs t = agent_now();
   emit([&](auto& o) { o.on_pool_destroyed(p, t); });
-  update_memory(t);
-}
-
-void SimDevice::update_memory(TimeNs t) {
-  release_emit_due_ = false;  // this emission carries any deferred release state too
-  MemoryCounters m = mem_;
-  m.in_use = 0;
-  m.pool = 0;
-  for (const auto& sp : pools_) {
-    if (!sp) continue;
-    const BfcStats& st = sp->bfc().stats();
-    m.in_use += st.bytes_in_use;
-    m.pool += st.pool_bytes;
-  }
-  const bool changed = !emitted_memory_ || m.live != last_emitted_.live || m.pending != last_emitted_.pending ||
-                       m.in_use != last_emitted_.in_use || m.pool != last_emitted_.pool;
-  mem_ = m;
-  if (!changed) return;
-  emitted_memory_ = true;
-  last_emitted_ = m;
-  if (m.in_use > peak_in_use_) peak_in_use_ = m.in_use, peak_in_use_t_ = t;
-  if (m.live > peak_live_) peak_live_ = m.live, peak_live_t_ = t;
-  if (m.pending > peak_pending_) peak_pending_ = m.pending, peak_pending_t_ = t;
-  if (m.pool > peak_pool_) peak_pool_ = m.pool, peak_pool_t_ = t;
-  emit([&](auto& o) { o.on_memory(t, m); });
+  mem_.sample(t);
 }
 
 // ======================================================================= Device
@@ -627,36 +580,20 @@ void SimDevice::semaphore_release() {
 
 void SimDevice::note_alloc(const BufferInfo& buf) {
   ++allocs_;
-  mem_.live += buf.requested_bytes;
-  allocations_[chunk_key(buf.chunk.pool, buf.chunk.addr)] =
-      AllocRecord{buf.id, buf.requested_bytes, false, lifetime_.allocated(buf)};
+  mem_.on_alloc(buf);
+  lifetime_.allocated(buf);
   const TimeNs t = agent_now();
   emit([&](auto& o) { o.on_alloc(agent(), buf, t); });
-  update_memory(t);
+  mem_.sample(t);
 }
 
 void SimDevice::note_host_release(const BufferInfo& buf) {
   const TimeNs t = agent_now();
-  auto it = allocations_.find(chunk_key(buf.chunk.pool, buf.chunk.addr));
-  if (it != allocations_.end() && !it->second.released) {
-    it->second.released = true;
-    mem_.live -= it->second.requested;
-    mem_.pending += it->second.requested;
-    lifetime_.released(it->second.instance, t);
-  }
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;
+  lifetime_.released(buf.chunk, t);
   emit([&](auto& o) { o.on_host_release(buf, t); });
-  // Emission deferred: if the host's next backend call is this chunk's pool_free (immediate), the
-  // bytes go live -> free in one emission and pending never shows. Any other call, a block, a
-  // yield or the end of the program flushes it at time t (flush_release_emit).
-  if (release_emit_due_) flush_release_emit();
-  release_emit_due_ = true;
-  release_emit_at_ = t;
-}
-
-void SimDevice::flush_release_emit() {
-  release_emit_due_ = false;
-  update_memory(release_emit_at_);
+  // Sampled later: any other call, a block, a yield or the end of the program flushes it at t.
+  mem_.on_host_release(buf, t);
 }
 
 void SimDevice::note_oom(StreamId s, std::uint64_t bytes, bool scratch) {
@@ -667,14 +604,11 @@ void SimDevice::note_oom(StreamId s, std::uint64_t bytes, bool scratch) {
 }
 
 void SimDevice::note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) {
+  Finding f = lifetime_record(kind, buf, AddrRange{buf.chunk.addr, buf.chunk.bytes}, std::move(detail));
   // A leak is counted once per allocation instance: this one, held by the host at the end, is not
   // counted again among those never returned to the pool (LifetimeFindings::finish).
-  std::int64_t inst = -1;
-  if (kind == FindingKind::Leak) {
-    auto it = allocations_.find(chunk_key(buf.chunk.pool, buf.chunk.addr));
-    if (it != allocations_.end()) inst = it->second.instance;
-  }
-  lifetime_.report(lifetime_record(kind, buf, AddrRange{buf.chunk.addr, buf.chunk.bytes}, std::move(detail)), inst);
+  if (kind == FindingKind::Leak) return lifetime_.report_leak(std::move(f), buf.chunk);
+  lifetime_.report(std::move(f));
 }
 
 Finding SimDevice::lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range, std::string detail) {
@@ -779,10 +713,7 @@ RunMeasures SimDevice::measures() const {
     r.error = stop_reason_;
   else if (!finished)
     r.error = "deadlock: nothing can make progress at t=" + std::to_string(now_) + " ns: " + describe_blocked();
-  r.peak_bytes_in_use = peak_in_use_, r.peak_in_use_time = peak_in_use_t_;
-  r.peak_live_bytes = peak_live_, r.peak_live_time = peak_live_t_;
-  r.peak_pending_bytes = peak_pending_, r.peak_pending_time = peak_pending_t_;
-  r.peak_pool_bytes = peak_pool_, r.peak_pool_time = peak_pool_t_;
+  mem_.fill(r);
   r.makespan_ns = last_time_;
   r.host_stall_ns = host_stall_;
   r.allocs = allocs_, r.frees = frees_, r.callbacks = callbacks_run_, r.ooms = ooms_, r.fallbacks = fallbacks_;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "allocsim/core/seeds.h"
 #include "allocsim/engine/interpreter.h"
 #include "allocsim/engine/sim_device.h"
 #include "allocsim/race/race_detector.h"
@@ -55,7 +56,7 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
   std::unique_ptr<Chooser> own_chooser;
   Chooser* chooser = options.chooser;
   if (!chooser) {
-    own_chooser = make_seeded_chooser(options.seed);
+    own_chooser = make_seeded_chooser(seeds::run_draws(options.seed));
     chooser = own_chooser.get();
   }
   try {

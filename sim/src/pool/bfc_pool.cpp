@@ -1,5 +1,5 @@
 // BfcPool: the BFC algorithm (see the header essay). Written from the behaviour of
-// tsl::BFCAllocator as documented in ../shared/data/tsl_bfc/README.md and checked against its
+// tsl::BFCAllocator as documented in tests/data/tsl_bfc/README.md and checked against its
 // recorded outputs; each step names the TSL function it mirrors so differences are easy to find.
 #include "allocsim/pool/bfc_pool.h"
 

@@ -8,9 +8,14 @@ namespace allocsim {
 
 std::optional<Addr> FakeSubAllocator::alloc(std::uint64_t alignment, std::uint64_t bytes) {
   ++alloc_calls_;
-  if (capacity_ && bytes > *capacity_ - std::min(*capacity_, bytes_held_)) return std::nullopt;
   const std::uint64_t align = std::max(alignment, kRegionAlignment);
   const Addr start = (bump_ + align - 1) & ~(align - 1);
+  const bool over_capacity = capacity_ && bytes > *capacity_ - std::min(*capacity_, bytes_held_);
+  const bool past_bound = address_bound_ && (start > *address_bound_ || bytes > *address_bound_ - start);
+  if (over_capacity || past_bound) {
+    ++refusals_;
+    return std::nullopt;
+  }
   bump_ = start + bytes;
   held_.emplace(start, bytes);
   bytes_held_ += bytes;

@@ -7,7 +7,7 @@
 // only equal cells loses nothing.
 //
 // Why flat: cells are split and merged at nearly every allocation of a mixed-size workload, and a
-// run has tens to a few thousand cells (109 for the largest PyTorch trace in shared/data). A sorted
+// run has tens to a few thousand cells (109 for the largest PyTorch trace in tests/data). A sorted
 // array of 24-byte (start, end, slot) entries, with the cells themselves in a slot array that
 // never moves on insert, makes a split or merge a short memmove and a lookup a binary search over
 // contiguous memory; std::map's node allocation, rebalancing and pointer chasing made interval

@@ -26,7 +26,8 @@ std::string platform_to_json(const PlatformProfile& p);
 PlatformProfile platform_from_json(const std::string& text, const std::string& source = "<platform>");
 
 /// Apply the `--set` values whose key is a PlatformProfile field name (e.g. callback_latency_ns=50000)
-/// on top of `p`, so `--set` still wins over a --platform file. Other keys are ignored.
+/// on top of `p`, so `--set` still wins over a --platform file. Other keys are ignored; a value out
+/// of range throws PlatformError.
 void apply_platform_overrides(PlatformProfile& p, const Params& sets);
 
 /// File helpers: read (throws PlatformError, also for an unreadable file) and atomic write

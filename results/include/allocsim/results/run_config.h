@@ -20,7 +20,7 @@ class RunInputError : public std::runtime_error {
 };
 
 struct RunConfig {
-  std::string scenario;           // built-in name or path (the caller loads it; kept for messages)
+  std::string scenario;           // built-in name or path (load_for_run in resolve.h loads it)
   std::string policy, guard;      // empty: the scenario's defaults
   std::optional<int> semaphore;   // compute-semaphore capacity, >= 1
   std::optional<std::uint64_t> seed;

@@ -9,13 +9,10 @@
 #include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
 #include "allocsim/engine/simulate.h"
+#include "allocsim/results/resolve.h"
 #include "allocsim/results/run_config.h"
 
 namespace allocsim {
-
-/// The SimOptions a config resolves to against a scenario (defaults filled in, platform loaded).
-/// Throws RunInputError.
-SimOptions resolve_sim_options(const Scenario& scenario, const RunConfig& config);
 
 /// Run it. Throws RunInputError for bad input (unknown policy or guard: the message lists the
 /// valid names). Run-time conditions (deadlock, OOM, races) are results, never exceptions.

@@ -42,8 +42,8 @@ std::vector<RegistryEntry> list_scenarios();
 /// platform fields (memory_limit, callback_latency_ns, launch_overhead_ns, ...).
 const std::vector<std::string>& well_known_param_keys();
 
-/// `--set` keys read by policies, not by scenarios (callback_enqueue_failure, batch_size,
-/// oom_retry_timeout_ns): accepted by the loader and copied into Scenario::params.
+/// `--set` keys read by policies and guards, not by scenarios: the parameters they declare in their
+/// registrations (declared_param_keys()), accepted by the loader and copied into Scenario::params.
 const std::vector<std::string>& policy_param_keys();
 
 }  // namespace allocsim

@@ -1,23 +1,109 @@
 // Platform profile: the host/device costs the simulator charges. Defaults are the H200 medians in
 // docs/design.md section 7 (HIP on NVIDIA); `allocsim-hw calibrate` writes a measured replacement that
 // `allocsim run --platform FILE` loads (results/platform_io.h reads/writes it as JSON).
+//
+// kPlatformFields is the one list of the profile's fields (name, member and so unit, meaning).
+// The JSON reader and writer, the `--set` keys, the YAML `platform:` section, calibration (its
+// completeness check and printout) and the docs test all iterate it, so adding a cost is one
+// member plus one row below (the static_assert catches a member without a row).
 #pragma once
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <string_view>
+
 #include "allocsim/core/types.h"
 
 namespace allocsim {
 
+/// Each field's meaning is its row's description in kPlatformFields.
 struct PlatformProfile {
-  TimeNs launch_overhead_ns = 3800;    // host time to enqueue one kernel / memset / copy
-  TimeNs event_record_ns = 180;        // host time of an event record
-  TimeNs event_query_ns = 1300;        // host time of an event query
-  TimeNs stream_wait_ns = 160;         // host time to enqueue a stream wait
-  TimeNs callback_enqueue_ns = 800;    // host time of hipStreamAddCallback
-  TimeNs callback_latency_ns = 11000;  // marker reached on device -> callback runs on callback thread
-  TimeNs callback_run_ns = 1000;       // callback thread busy time per callback (the host function)
-  TimeNs host_alloc_ns = 200;          // host time of a pool allocation (BFC under its lock)
-  TimeNs host_free_ns = 100;           // host time of a pool free
-  TimeNs sync_wakeup_ns = 5000;        // host wake-up after a blocking synchronize completes
-  double spin_ns_per_cycle = 0.512;    // calibrated clock64() spin: 1 M cycles = 512 us
+  TimeNs launch_overhead_ns = 3800;
+  TimeNs event_record_ns = 180;
+  TimeNs event_query_ns = 1300;
+  TimeNs stream_wait_ns = 160;
+  TimeNs callback_enqueue_ns = 800;
+  TimeNs callback_latency_ns = 11000;
+  TimeNs callback_run_ns = 1000;
+  TimeNs host_alloc_ns = 200;
+  TimeNs host_free_ns = 100;
+  TimeNs sync_wakeup_ns = 5000;
+  double spin_ns_per_cycle = 0.512;
 };
+
+/// One field: exactly one of `ns` (a duration in ns) and `ratio` (ns per spin cycle) is set, and
+/// which one is the field's unit.
+struct PlatformField {
+  // Aliases, not `TimeNs PlatformProfile::*ns`: nvcc's host pass rewrites that declarator with
+  // parentheses that g++ then warns about (-Wparentheses) in calibrate.hip.
+  using NsMember = TimeNs PlatformProfile::*;
+  using RatioMember = double PlatformProfile::*;
+  const char* name;
+  NsMember ns;
+  RatioMember ratio;
+  const char* description;
+};
+
+inline constexpr std::array<PlatformField, 11> kPlatformFields = {{
+    {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
+     "host time to enqueue one kernel / memset / copy"},
+    {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
+     "host time of an event record"},
+    {"event_query_ns", &PlatformProfile::event_query_ns, nullptr,
+     "host time of an event query"},
+    {"stream_wait_ns", &PlatformProfile::stream_wait_ns, nullptr,
+     "host time to enqueue a stream wait"},
+    {"callback_enqueue_ns", &PlatformProfile::callback_enqueue_ns, nullptr,
+     "host time of hipStreamAddCallback"},
+    {"callback_latency_ns", &PlatformProfile::callback_latency_ns, nullptr,
+     "marker reached on the device -> the callback runs on the callback thread"},
+    {"callback_run_ns", &PlatformProfile::callback_run_ns, nullptr,
+     "callback thread busy time per callback (the host function)"},
+    {"host_alloc_ns", &PlatformProfile::host_alloc_ns, nullptr,
+     "host time of a pool allocation (BFC under its lock)"},
+    {"host_free_ns", &PlatformProfile::host_free_ns, nullptr,
+     "host time of a pool free"},
+    {"sync_wakeup_ns", &PlatformProfile::sync_wakeup_ns, nullptr,
+     "host wake-up after a blocking synchronize completes"},
+    {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,
+     "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)"},
+}};
+
+// Every member is 8 bytes, so a member added without its row changes the size and stops the build.
+static_assert(sizeof(PlatformProfile) == kPlatformFields.size() * 8,
+              "a PlatformProfile member has no row in kPlatformFields");
+
+inline const PlatformField* find_platform_field(std::string_view name) {
+  for (const PlatformField& f : kPlatformFields)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+inline double platform_value(const PlatformProfile& p, const PlatformField& f) {
+  return f.ns ? double(p.*f.ns) : p.*f.ratio;
+}
+
+/// Stores `value` in `f` of `p` and returns "", or returns why it is refused (a sentence naming the
+/// field) and leaves `p` alone. The one range rule for every source (YAML, `--set`, JSON files):
+/// durations are 0..10^15 ns, rounded to whole ns (calibration writes medians with fractions of a
+/// ns); the spin rate is positive and below 10^6 (the HIP backend divides by it).
+inline std::string set_platform_field(PlatformProfile& p, const PlatformField& f, double value) {
+  auto text = [](double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  };
+  if (f.ns) {
+    if (value < 0) return "negative duration: '" + std::string(f.name) + "' is " + text(value) + " ns";
+    if (!(value <= 1e15)) return "'" + std::string(f.name) + "' is " + text(value) + " ns, longer than 10^15 ns";
+    p.*f.ns = TimeNs(std::llround(value));
+    return "";
+  }
+  if (!(value > 0 && value < 1e6))
+    return "'" + std::string(f.name) + "' must be a positive number below 10^6, got " + text(value);
+  p.*f.ratio = value;
+  return "";
+}
 
 }  // namespace allocsim

@@ -2,6 +2,7 @@
 // registered by name; both backends run them unchanged through backend.h.
 #pragma once
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -54,15 +55,45 @@ class Guard {
   virtual void after_allocate(Backend& b, const BufferInfo& buf, Plan& plan) { (void)b, (void)buf, (void)plan; }
 };
 
-struct RegistryEntry {
-  std::string name;
-  std::string description;  // one line, for `allocsim list`
+/// A `--set key=value` parameter that a policy or guard reads, declared in its registration
+/// (policies/include/allocsim/policies/registration.h): the one place holding its default, the
+/// values it accepts and what it means. `allocsim list` prints it; the scenario loader accepts its
+/// key (declared_param_keys()). The text members view string literals, so a spec can be constexpr
+/// and shared between policies without static-initialisation order trouble. Its functions are
+/// defined with the registry (policies/src/registry.cpp).
+struct ParamSpec {
+  std::string_view key;
+  double default_value = 0;
+  double min = 0;
+  double max = std::numeric_limits<double>::infinity();
+  bool whole = false;  // only whole numbers (counts, bytes, nanoseconds)
+  std::string_view description;
+
+  /// `params`' value for `key`, or the default when it is unset. Throws std::invalid_argument
+  /// ("KEY=VALUE: expected RANGE") when the value is outside what the spec accepts.
+  double read(const Params& params) const;
+  /// What the spec accepts, e.g. "a whole number between 0 and 1000000000".
+  std::string range_text() const;
+  /// The default as one would type it after `--set KEY=` (whole numbers in full).
+  std::string default_text() const;
 };
 
-/// Registries (policies/src/registry.cpp). Names are a contract (docs/design.md section 4).
-std::unique_ptr<FreePolicy> make_policy(std::string_view name, const Params& params);  // nullptr if unknown
-std::unique_ptr<Guard> make_guard(std::string_view name, const Params& params);        // nullptr if unknown
-std::vector<RegistryEntry> list_policies();  // in registration order: immediate first
-std::vector<RegistryEntry> list_guards();    // none first
+struct RegistryEntry {
+  std::string name;
+  std::string description;         // one line, for `allocsim list`
+  std::vector<ParamSpec> params{};  // a policy's or guard's declared parameters (none for scenarios)
+};
+
+/// Registries (policies/src/registry.cpp); every policy and guard file registers itself. Names
+/// and order are a contract (docs/design.md section 4): the order is `allocsim list`'s and
+/// `--policies all`'s, hence the row order of every sweep report.
+/// make_* return nullptr for an unknown name, and throw std::invalid_argument naming the
+/// policy or guard when `params` holds a value one of its declared parameters does not accept.
+std::unique_ptr<FreePolicy> make_policy(std::string_view name, const Params& params);
+std::unique_ptr<Guard> make_guard(std::string_view name, const Params& params);
+std::vector<RegistryEntry> list_policies();  // by order key: immediate first
+std::vector<RegistryEntry> list_guards();    // by order key: none first
+/// Every key a registered policy or guard declares, each once, in list order (policies first).
+std::vector<std::string> declared_param_keys();
 
 }  // namespace allocsim

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "allocsim/core/backend.h"
@@ -34,15 +35,16 @@ class LifetimeFindings {
 
   explicit LifetimeFindings(std::size_t max_records) : max_records_(max_records) {}
 
-  // ---- allocation instances, for leaks; an instance is the index allocated() returns
-  std::uint32_t allocated(const BufferInfo& buf);
-  void released(std::uint32_t inst, TimeNs t) { instances_[inst].release_time = t; }
-  /// Its chunk went back to a live pool: not a leak.
-  void returned(std::uint32_t inst);
+  // ---- allocation instances, for leaks: an instance is known by its chunk while it holds it
+  void allocated(const BufferInfo& buf);
+  void released(const Chunk& chunk, TimeNs t);
+  /// The chunk went back to a live pool: its allocation is not a leak.
+  void returned(const Chunk& chunk);
 
-  /// Counts `f` (a lifetime kind) and keeps its record while there is room. `inst`: the instance
-  /// it is about, if known; a leak reported with its instance is not counted again at finish().
-  void report(Finding f, std::int64_t inst = -1);
+  /// Counts `f` (a lifetime kind) and keeps its record while there is room.
+  void report(Finding f);
+  /// The same for a leak of the allocation holding `chunk`, which finish() then does not count again.
+  void report_leak(Finding f, const Chunk& chunk);
 
   /// At the end of the run: counts every instance not returned to a live pool and not yet reported
   /// as a leak, in allocation order; `record(buf, release_time)` makes the Finding of one.
@@ -57,6 +59,7 @@ class LifetimeFindings {
       ++counts_[std::size_t(FindingKind::Leak)];
       if (keep(FindingKind::Leak)) end_records_.push_back(record(in.buf, in.release_time));
     }
+    by_chunk_.clear();
   }
 
   std::uint64_t count(FindingKind k) const { return counts_[std::size_t(k)]; }
@@ -72,12 +75,16 @@ class LifetimeFindings {
     bool leak_reported = false;
   };
   bool keep(FindingKind k);  // room for one more record of kind k (and takes it)
+  // (pool, addr) as one key, as MemoryAccounting keys its allocations
+  static std::uint64_t key(const Chunk& c) { return (std::uint64_t(c.pool) << 60) ^ c.addr; }
+  Instance* holding(const Chunk& chunk);  // the instance holding `chunk` now, if any
 
   std::size_t max_records_;
   std::array<std::uint64_t, kFindingKinds> counts_{};
   std::vector<Finding> records_, end_records_;
   std::size_t leak_records_ = 0;
-  std::vector<Instance> instances_;
+  std::vector<Instance> instances_;                           // in allocation order
+  std::unordered_map<std::uint64_t, std::uint32_t> by_chunk_;  // key(chunk) -> instance, while held
   std::uint64_t outstanding_ = 0;  // instances not returned: finish() skips its scan when none
 };
 

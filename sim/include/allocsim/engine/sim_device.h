@@ -16,9 +16,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -28,12 +26,14 @@
 #include "allocsim/core/scenario.h"
 #include "allocsim/engine/event_queue.h"
 #include "allocsim/engine/lifetime_findings.h"
+#include "allocsim/engine/plan_executor.h"
+#include "allocsim/pool/device_pools.h"
+#include "allocsim/pool/memory_accounting.h"
 
 namespace allocsim {
 
 class Interpreter;
 class RaceDetector;
-class SimPool;
 
 struct SimConfig {
   DeviceSpec device;
@@ -133,12 +133,6 @@ class SimDevice final : public Device {
     HostFn fn;
     std::string what;
   };
-  struct AllocRecord {  // keyed by (pool, addr): the allocation a chunk currently belongs to
-    BufferId buffer = -1;
-    std::uint64_t requested = 0;
-    bool released = false;
-    std::uint32_t instance = 0;  // in lifetime_
-  };
 
   // event loop + entities
   void dispatch(const QueuedEvent& e);
@@ -166,19 +160,14 @@ class SimDevice final : public Device {
   AgentId agent() const { return current_ == Agent::Host ? kHostAgent : kCallbackAgent; }
   TimeNs& agent_now() { return current_ == Agent::Host ? host_now_ : cb_now_; }
   void charge(TimeNs cost) {
-    if (release_emit_due_) flush_release_emit();  // host time passes: the pending state was visible
+    mem_.flush();  // host time passes: a deferred release state was visible
     agent_now() += cost;
   }
-  /// Emits the memory counters a host release changed, at the release's time (see note_host_release).
-  void flush_release_emit();
   bool valid_stream(StreamId s) const { return s >= 0 && std::size_t(s) < streams_.size(); }
   bool valid_event(EventId e) const { return e >= 0 && std::size_t(e) < events_.size() && events_[std::size_t(e)].alive; }
   StreamOp& enqueue(StreamId s, StreamOp::Kind kind);
   void release(AgentId a, std::uint64_t key);
   void acquire(AgentId a, std::uint64_t key);
-  void update_memory(TimeNs t);
-  SimPool* pool(PoolId p, bool create);
-  static std::uint64_t chunk_key(PoolId p, Addr a) { return (std::uint64_t(p) << 60) ^ a; }
   /// The record of a lifetime finding the host or a callback ran into now.
   Finding lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range, std::string detail);
   /// The record of a leak found at the end: an allocation never returned to a live pool.
@@ -210,7 +199,7 @@ class SimDevice final : public Device {
   // host thread
   Agent current_ = Agent::Host;
   TimeNs host_now_ = 0;
-  std::deque<Step> steps_;
+  PlanExecutor plan_;
   HostWait wait_ = HostWait::None;
   bool waking_ = false;
   std::uint64_t host_gen_ = 0;
@@ -239,22 +228,11 @@ class SimDevice final : public Device {
   // semaphore
   int sem_free_ = 0;
 
-  // pools + accounting
-  std::unique_ptr<SimPool> pools_[2];
-  bool pool_destroyed_[2] = {false, false};
-  std::unordered_map<std::uint64_t, AllocRecord> allocations_;
+  // pools + accounting (pool/device_pools.h, pool/memory_accounting.h: the same on the HIP backend)
+  DevicePools pools_;
+  MemoryAccounting mem_;  // flushed (charge, host_block, host_run) when the host does anything else
   std::vector<TimeNs> release_time_;
-  MemoryCounters mem_;
-  MemoryCounters last_emitted_;
-  bool emitted_memory_ = false;
-  std::uint64_t peak_in_use_ = 0, peak_live_ = 0, peak_pending_ = 0, peak_pool_ = 0;
-  TimeNs peak_in_use_t_ = 0, peak_live_t_ = 0, peak_pending_t_ = 0, peak_pool_t_ = 0;
   TimeNs last_time_ = 0;
-  // A host release moves live -> pending at once, but emits (and so peaks) that state only when
-  // the host does anything else first: a policy that frees in the same breath (immediate) never
-  // shows pending bytes. release_emit_at_ is the release's time.
-  bool release_emit_due_ = false;
-  TimeNs release_emit_at_ = 0;
 
   // counters, findings, warnings
   std::uint64_t allocs_ = 0, frees_ = 0, callbacks_run_ = 0, ooms_ = 0, fallbacks_ = 0;

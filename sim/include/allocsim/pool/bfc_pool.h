@@ -5,7 +5,7 @@
 // same class runs in the simulator (fake addresses) and in the HIP backend (offsets inside one
 // real device allocation); same inputs in the same order give the same addresses in both.
 //
-// The model, top down (docs/design.md section 5, ../shared/data/tsl_bfc/README.md):
+// The model, top down (docs/design.md section 5, tests/data/tsl_bfc/README.md):
 //
 // Regions. Memory comes from a SubAllocator in regions. With allow_growth the first region
 //   targets 2 MiB (or the rounded limit, if smaller). An allocation that fits no free chunk

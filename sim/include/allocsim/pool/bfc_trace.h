@@ -1,4 +1,4 @@
-// The tsl_bfc oracle's trace format and its replay (../shared/data/tsl_bfc/README.md).
+// The tsl_bfc oracle's trace format and its replay (tests/data/tsl_bfc/README.md).
 //
 // A trace is parsed and validated whole before anything runs, so a bad line never leaves half an
 // output behind: `allocsim bfc-replay` prints either the complete oracle-format output or one
