@@ -11,6 +11,7 @@ packages=(
   libyaml-cpp-dev           # scenario YAML
   libcli11-dev              # command line
   zlib1g-dev                # gzip for PyTorch snapshots
+  libprotobuf-dev protobuf-compiler  # JAX/XLA profiles (XSpace protobuf; protoc at build time)
   gnuplot-nox               # report plots (optional at run time)
   clang libclang-rt-14-dev  # libFuzzer + sanitizer runtimes
 )

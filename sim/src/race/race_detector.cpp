@@ -119,17 +119,16 @@ class RaceDetector::Impl : public race::DetectorState {
     for (const AccessRec& x : c.racers)
       if (x.alloc != cur.alloc && !ordered_before(x, cur.agent)) latent_race(x, cur, b, e);
   }
-  // Before `cur` overwrites `w`: racers ordered before `cur` (or of its allocation) are dropped;
-  // `w` joins them if it races with `cur` (newest last, one per allocation, at most kMaxRacers).
-  [[gnu::noinline]] void update_racers(Cell& c, const AccessRec& w, const AccessRec& cur, bool w_races) {
+  // Before `cur` overwrites `w`: racers ordered before `cur` are dropped; `w` joins them if it is
+  // not ordered before `cur`, whatever its allocation (newest last, at most kMaxRacers). A write of
+  // `cur`'s own allocation is kept too: it races with no access of that allocation, but a later
+  // access of another allocation may be ordered after `cur` and not after it (found by the
+  // brute-force oracle, tests/race/oracle_test.cpp).
+  [[gnu::noinline]] void update_racers(Cell& c, const AccessRec& w, const AccessRec& cur, bool w_unordered) {
     auto& rs = c.racers;
-    rs.erase(std::remove_if(rs.begin(), rs.end(),
-                            [&](const AccessRec& x) {
-                              return x.alloc == cur.alloc || (w_races && x.alloc == w.alloc) ||
-                                     ordered_before(x, cur.agent);
-                            }),
+    rs.erase(std::remove_if(rs.begin(), rs.end(), [&](const AccessRec& x) { return ordered_before(x, cur.agent); }),
              rs.end());
-    if (!w_races) return;
+    if (!w_unordered) return;
     if (rs.size() >= kMaxRacers) rs.erase(rs.begin());
     rs.push_back(w);
   }
@@ -186,11 +185,11 @@ class RaceDetector::Impl : public race::DetectorState {
     r.push_back(cur);
   }
 
-  // Whether write_cell(c, cur) would find nothing and leave `c` holding only `cur`: no other
-  // allocation's unordered last write, no racers, every read ordered before it.
+  // Whether write_cell(c, cur) would find nothing and leave `c` holding only `cur`: no unordered
+  // last write (of any allocation: see update_racers), no racers, every read ordered before it.
   bool overwrites_quietly(const Cell& c, const AccessRec& cur) {
     const AccessRec& w = c.last_write;
-    if (!c.racers.empty() || (w.valid() && w.alloc != cur.alloc && !ordered_before(w, cur.agent))) return false;
+    if (!c.racers.empty() || (w.valid() && !ordered_before(w, cur.agent))) return false;
     for (const AccessRec& x : c.reads)
       if (!ordered_before(x, cur.agent)) return false;
     return true;
@@ -198,11 +197,11 @@ class RaceDetector::Impl : public race::DetectorState {
 
   void write_cell(Cell& c, Addr b, Addr e, const AccessRec& cur) {
     AccessRec& w = c.last_write;
-    const bool w_races = w.valid() && w.alloc != cur.alloc && !ordered_before(w, cur.agent);
-    if (w_races) latent_race(w, cur, b, e);
-    if (w_races || !c.racers.empty()) [[unlikely]] {
+    const bool w_unordered = w.valid() && !ordered_before(w, cur.agent);
+    if (w_unordered && w.alloc != cur.alloc) latent_race(w, cur, b, e);
+    if (w_unordered || !c.racers.empty()) [[unlikely]] {
       check_racers(c, b, e, cur);
-      update_racers(c, w, cur, w_races);
+      update_racers(c, w, cur, w_unordered);
     }
     auto& r = c.reads;
     bool all_ordered = true;

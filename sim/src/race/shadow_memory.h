@@ -3,7 +3,7 @@
 //
 // Per cell, FastTrack-style: the last write as one epoch (agent, clock) plus what the finding needs
 // (allocation, op, time); the reads since that write, usually one epoch (a small set only while
-// reads are concurrent); and the overwritten writes that raced with their overwriter and are not yet
+// reads are concurrent); and the overwritten writes not ordered before their overwriter and not yet
 // ordered before a later write (racers: more latent pairs than the last write alone finds). The
 // manifest check's "own last write" is kept per allocation (detector_state.h, AllocHot::own_writes),
 // so no number of later writers by other allocations can evict it. The pool lock's clocks are kept
@@ -37,7 +37,7 @@ struct Cell {
   Addr end = 0;
   AccessRec last_write;
   boost::container::small_vector<AccessRec, 2> reads;  // reads since last_write (not ordered among them)
-  std::vector<AccessRec> racers;  // overwritten writes that raced with their overwriter (empty unless racing)
+  std::vector<AccessRec> racers;  // overwritten writes not ordered before their overwriter (empty unless racing)
 };
 
 struct AccessCellOps {

@@ -34,8 +34,8 @@
 // What races.latent counts, precisely (docs/races.md): the number of distinct unordered pairs of
 // allocation instances with at least one racing access pair the detector saw. Per byte range it
 // compares a new access with the last write, the reads since it (up to 8) and the "racers": up to
-// 4 overwritten writes (one per allocation) that raced with the write that overwrote them and that
-// no later write is ordered after yet. It never reports an ordered pair. It misses a pair (A, B)
+// 4 overwritten writes that were not ordered before the write that overwrote them (of any
+// allocation) and that no later write is ordered after yet. It never reports an ordered pair. It misses a pair (A, B)
 // when A's access was overwritten in happens-before order before B arrived (B's pair with the
 // overwriter is counted instead), when more than 4 unordered writers pile up on the same bytes, or
 // when A's read left a full read set. In a chain of allocations reusing the same bytes with
