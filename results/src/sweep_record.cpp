@@ -79,7 +79,8 @@ std::optional<RunResult> run_result_from_json(const std::string& text, std::stri
   Reader rd{o, {}};
   // the races are required (DESIGN.md section 6); the lifetime counts came later
   auto count = [&](FindingKind k, bool required) {
-    rd.num(("races." + std::string(kFindingKindNames[std::size_t(k)].count_key)).c_str(), r.count(k), required);
+    const std::string key = "races." + std::string(kFindingKindNames[std::size_t(k)].count_key);
+    rd.num(key.c_str(), r.count(k), required);
   };
   rd.str("scenario", r.scenario);
   rd.str("policy", r.policy);

@@ -31,7 +31,8 @@ class TwiceFreePolicy final : public FreePolicy {
 };
 
 std::size_t records(const RunResult& r, FindingKind k) {
-  return std::size_t(std::count_if(r.findings.begin(), r.findings.end(), [&](const Finding& f) { return f.kind == k; }));
+  auto of_kind = [&](const Finding& f) { return f.kind == k; };
+  return std::size_t(std::count_if(r.findings.begin(), r.findings.end(), of_kind));
 }
 
 /// The lifetime counts other than `k` are all 0.

@@ -53,7 +53,8 @@ RaceReport seed(TimeNs zero_at, Fix fix = Fix::None) {
 }
 
 std::uint64_t count(const RaceReport& r, FindingKind kind) {
-  return std::uint64_t(std::count_if(r.records.begin(), r.records.end(), [&](const Finding& f) { return f.kind == kind; }));
+  auto of_kind = [&](const Finding& f) { return f.kind == kind; };
+  return std::uint64_t(std::count_if(r.records.begin(), r.records.end(), of_kind));
 }
 
 }  // namespace

@@ -175,7 +175,8 @@ TEST_CASE("random programs: every manifest corruption is also a latent race on t
     for (const Finding& m : r.records) {
       if (m.kind != FindingKind::Manifest) continue;
       bool covered = std::any_of(r.records.begin(), r.records.end(), [&](const Finding& l) {
-        return l.kind == FindingKind::Latent && std::set{l.first.alloc, l.second.alloc} == std::set{m.first.alloc, m.second.alloc} &&
+        return l.kind == FindingKind::Latent &&
+               std::set{l.first.alloc, l.second.alloc} == std::set{m.first.alloc, m.second.alloc} &&
                l.range.overlaps(m.range);
       });
       INFO("seed " << seed << ": " << format_finding(m));
@@ -205,6 +206,7 @@ TEST_CASE("random programs: detection is deterministic") {
     RaceReport ra = detect(a), rb = detect(b);
     REQUIRE(ra.records.size() == rb.records.size());
     CHECK(ra.latent == rb.latent);
-    for (std::size_t i = 0; i < ra.records.size(); ++i) CHECK(format_finding(ra.records[i]) == format_finding(rb.records[i]));
+    for (std::size_t i = 0; i < ra.records.size(); ++i)
+      CHECK(format_finding(ra.records[i]) == format_finding(rb.records[i]));
   }
 }

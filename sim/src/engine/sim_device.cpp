@@ -60,7 +60,7 @@ void SimDevice::run(Interpreter& interpreter) {
     dispatch(e);
   }
   last_time_ = std::max({now_, host_now_, cb_now_});
-  lifetime_.finish([this](const BufferInfo& buf, TimeNs release_time) { return unreturned_record(buf, release_time); });
+  lifetime_.finish([this](const BufferInfo& buf, TimeNs released) { return unreturned_record(buf, released); });
   emit([&](auto& o) { o.on_end(last_time_); });
 }
 
@@ -531,18 +531,19 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   info.requested_bytes = mem_.requested_bytes(chunk).value_or(0);
   if (pools_.destroyed(p)) {
     mem_.on_pool_free(chunk);  // (not returned to a live pool: a leak too, counted at the end)
-    lifetime_.report(lifetime_record(FindingKind::CallbackAfterPoolDestroyed, info, AddrRange{chunk.addr, chunk.bytes},
-                                     std::string(current_ == Agent::Callback ? "a callback" : "the host") +
-                                         " freed buffer '" + buffer_name(buffer) + "' into pool " + std::to_string(p) +
-                                         " after shutdown destroyed it"));
+    const std::string who = current_ == Agent::Callback ? "a callback" : "the host";
+    lifetime_.report(lifetime_record(FindingKind::CallbackAfterPoolDestroyed, info,
+                                     AddrRange{chunk.addr, chunk.bytes},
+                                     who + " freed buffer '" + buffer_name(buffer) + "' into pool " +
+                                         std::to_string(p) + " after shutdown destroyed it"));
     mem_.sample(t);
     return;
   }
   DevicePool* dp = pools_.find(p);
   if (!dp || !dp->bfc().is_live(chunk.addr)) {
     lifetime_.report(lifetime_record(FindingKind::DoubleFree, info, AddrRange{chunk.addr, chunk.bytes},
-                                     "pool free of a chunk that is not allocated (buffer '" + buffer_name(buffer) +
-                                         "' freed twice)"));
+                                     "pool free of a chunk that is not allocated (buffer '" +
+                                         buffer_name(buffer) + "' freed twice)"));
     return;
   }
   dp->bfc().deallocate(chunk.addr);
@@ -611,7 +612,8 @@ void SimDevice::note_lifetime_violation(FindingKind kind, const BufferInfo& buf,
   lifetime_.report(std::move(f));
 }
 
-Finding SimDevice::lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range, std::string detail) {
+Finding SimDevice::lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range,
+                                   std::string detail) {
   Finding f;
   f.kind = kind;
   f.range = range;
@@ -619,7 +621,8 @@ Finding SimDevice::lifetime_record(FindingKind kind, const BufferInfo& buf, Addr
   f.first.alloc_bytes = buf.requested_bytes;
   f.first.alloc_stream = valid_stream(buf.alloc_stream) ? streams_[std::size_t(buf.alloc_stream)].name : "";
   f.first.alloc_time = buf.alloc_time;
-  if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) f.first.release_time = release_time_[std::size_t(buf.id)];
+  if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size())
+    f.first.release_time = release_time_[std::size_t(buf.id)];
   f.first.op = "host";
   f.first.stream = current_ == Agent::Host ? "host" : "callback-thread";
   f.first.start = f.first.end = agent_now();

@@ -54,7 +54,8 @@ inline constexpr std::array<FindingKindNames, kFindingKinds> kFindingKindNames{{
     {FindingKind::DoubleFree, "double-free", "double_frees"},
     {FindingKind::UseAfterRelease, "use-after-release", "use_after_release"},
     {FindingKind::UnknownFree, "unknown-free", "unknown_frees"},
-    {FindingKind::CallbackAfterPoolDestroyed, "callback-after-pool-destroyed", "callbacks_after_pool_destroyed"},
+    {FindingKind::CallbackAfterPoolDestroyed, "callback-after-pool-destroyed",
+     "callbacks_after_pool_destroyed"},
     {FindingKind::Leak, "leak", "leaks"},
 }};
 static_assert(
