@@ -54,9 +54,8 @@ static void BM_DetectorPerAccess(benchmark::State& state) {
       d.on_host_release(info, t);
       d.on_pool_free(kHostAgent, info.chunk, b, t);
     }
-    RunResult r;
-    d.finish(r);
-    benchmark::DoNotOptimize(r.races_latent);
+    RaceReport r = d.finish();
+    benchmark::DoNotOptimize(r.latent);
   }
   state.SetItemsProcessed(std::int64_t(accesses));
 }
@@ -317,9 +316,8 @@ static void BM_DetectorReplay(benchmark::State& state) {
         case Call::PoolFree: d.on_pool_free(c.a, c.chunk, c.buf, c.t); break;
         case Call::Span: d.on_device_op(c.span); break;
       }
-    RunResult r;
-    d.finish(r);
-    benchmark::DoNotOptimize(r.races_latent);
+    RaceReport r = d.finish();
+    benchmark::DoNotOptimize(r.latent);
   }
   state.SetItemsProcessed(std::int64_t(rec.calls.size()) * state.iterations());
   state.counters["calls"] = double(rec.calls.size());

@@ -30,13 +30,14 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-const char* op_name(HostOpKind k) {
+const char* op_name(DeviceOpKind k) {
   switch (k) {
-    case HostOpKind::Kernel: return "kernel";
-    case HostOpKind::Memset: return "memset";
-    case HostOpKind::Copy: return "copy";
-    default: return "marker";
+    case DeviceOpKind::Kernel: return "kernel";
+    case DeviceOpKind::Memset: return "memset";
+    case DeviceOpKind::Copy: return "copy";
+    case DeviceOpKind::Marker: break;
   }
+  return "marker";
 }
 
 std::string head(const char* ph, std::string_view name, int tid, const char* cat) {

@@ -34,7 +34,7 @@ boost::json::object side_to_json(const FindingSide& s, const Program* program) {
 
 boost::json::object finding_to_json(const Finding& f, const Program* program) {
   boost::json::object o;
-  o["kind"] = f.kind;
+  o["kind"] = std::string(finding_kind_name(f.kind));
   o["range"] = boost::json::object{{"begin", f.range.begin}, {"bytes", f.range.bytes}};
   o["first"] = side_to_json(f.first, program);
   o["second"] = side_to_json(f.second, program);
@@ -45,12 +45,17 @@ boost::json::object finding_to_json(const Finding& f, const Program* program) {
 // One column: dotted name + how to read it from a RunResult. The first 18 are DESIGN.md section 6
 // in contract order; the rest are extras (append only).
 struct Column {
-  const char* name;
+  std::string name;
   std::function<std::string(const RunResult&)> get;
 };
 
 template <class T>
 std::string num(T v) { return std::to_string(v); }
+
+Column count_column(FindingKind k) {
+  return {"races." + std::string(kFindingKindNames[std::size_t(k)].count_key),
+          [k](const RunResult& r) { return num(r.count(k)); }};
+}
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> cols = {
@@ -59,8 +64,8 @@ const std::vector<Column>& columns() {
       {"guard", [](const RunResult& r) { return r.guard; }},
       {"semaphore", [](const RunResult& r) { return num(r.semaphore); }},
       {"seed", [](const RunResult& r) { return num(r.seed); }},
-      {"races.latent", [](const RunResult& r) { return num(r.races_latent); }},
-      {"races.manifest", [](const RunResult& r) { return num(r.races_manifest); }},
+      count_column(FindingKind::Latent),
+      count_column(FindingKind::Manifest),
       {"memory.peak_bytes_in_use", [](const RunResult& r) { return num(r.peak_bytes_in_use); }},
       {"memory.peak_live_bytes", [](const RunResult& r) { return num(r.peak_live_bytes); }},
       {"memory.peak_pending_bytes", [](const RunResult& r) { return num(r.peak_pending_bytes); }},
@@ -75,11 +80,11 @@ const std::vector<Column>& columns() {
       // extras
       {"completed", [](const RunResult& r) { return std::string(r.completed ? "true" : "false"); }},
       {"race_detection", [](const RunResult& r) { return std::string(r.race_detection ? "true" : "false"); }},
-      {"races.double_frees", [](const RunResult& r) { return num(r.double_frees); }},
-      {"races.use_after_release", [](const RunResult& r) { return num(r.use_after_release); }},
-      {"races.unknown_frees", [](const RunResult& r) { return num(r.unknown_frees); }},
-      {"races.callbacks_after_pool_destroyed", [](const RunResult& r) { return num(r.callbacks_after_pool_destroyed); }},
-      {"races.leaks", [](const RunResult& r) { return num(r.leaks); }},
+      count_column(FindingKind::DoubleFree),
+      count_column(FindingKind::UseAfterRelease),
+      count_column(FindingKind::UnknownFree),
+      count_column(FindingKind::CallbackAfterPoolDestroyed),
+      count_column(FindingKind::Leak),
       {"memory.peak_in_use_time_ns", [](const RunResult& r) { return num(r.peak_in_use_time); }},
       {"memory.peak_live_time_ns", [](const RunResult& r) { return num(r.peak_live_time); }},
       {"memory.peak_pending_time_ns", [](const RunResult& r) { return num(r.peak_pending_time); }},
@@ -135,15 +140,10 @@ boost::json::object result_to_json(const RunResult& r, const Program* program) {
   o["completed"] = r.completed;
   o["error"] = r.error;
   o["race_detection"] = r.race_detection;
-  o["races"] = boost::json::object{
-      {"latent", r.races_latent},
-      {"manifest", r.races_manifest},
-      {"double_frees", r.double_frees},
-      {"use_after_release", r.use_after_release},
-      {"unknown_frees", r.unknown_frees},
-      {"callbacks_after_pool_destroyed", r.callbacks_after_pool_destroyed},
-      {"leaks", r.leaks},
-  };
+  boost::json::object races;
+  for (const FindingKindNames& k : kFindingKindNames)
+    races[boost::json::string_view(k.count_key.data(), k.count_key.size())] = r.count(k.kind);
+  o["races"] = std::move(races);
   o["memory"] = boost::json::object{
       {"peak_bytes_in_use", r.peak_bytes_in_use},
       {"peak_live_bytes", r.peak_live_bytes},

@@ -41,10 +41,12 @@ std::string side(const FindingSide& s, const Program* program) {
   return out;
 }
 
-std::string kind_label(const std::string& kind) {
-  if (kind == "latent") return "latent race";
-  if (kind == "manifest") return "manifest corruption";
-  return kind;
+std::string kind_label(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::Latent: return "latent race";
+    case FindingKind::Manifest: return "manifest corruption";
+    default: return std::string(finding_kind_name(kind));
+  }
 }
 
 }  // namespace
@@ -78,10 +80,14 @@ std::string format_run_summary(const RunResult& r, const Program* program, std::
   } else {
     o += "races     not checked (--no-races)\n";
   }
-  o += "lifetime  double-free " + std::to_string(r.double_frees) + ", use-after-release " +
-       std::to_string(r.use_after_release) + ", unknown-free " + std::to_string(r.unknown_frees) +
-       ", callback-after-pool-destroyed " + std::to_string(r.callbacks_after_pool_destroyed) + ", leak " +
-       std::to_string(r.leaks) + "\n";
+  std::string lifetime;
+  std::uint64_t total = 0;
+  for (const FindingKindNames& k : kFindingKindNames) {
+    total += r.count(k.kind);
+    if (!is_lifetime(k.kind)) continue;
+    lifetime += (lifetime.empty() ? "" : ", ") + std::string(k.name) + " " + std::to_string(r.count(k.kind));
+  }
+  o += "lifetime  " + lifetime + "\n";
   o += "peak      in_use  " + format_bytes(r.peak_bytes_in_use) + "\n";
   o += "          live    " + format_bytes(r.peak_live_bytes) + "\n";
   o += "          pending " + format_bytes(r.peak_pending_bytes) + "\n";
@@ -97,8 +103,6 @@ std::string format_run_summary(const RunResult& r, const Program* program, std::
     o += "warnings  " + std::to_string(r.warnings.size()) + "\n";
     for (const auto& w : r.warnings) o += "  - " + w + "\n";
   }
-  const std::uint64_t total = r.races_latent + r.races_manifest + r.double_frees + r.use_after_release +
-                              r.unknown_frees + r.callbacks_after_pool_destroyed + r.leaks;
   if (!r.findings.empty() && max_findings > 0) {
     const std::size_t shown = std::min(max_findings, r.findings.size());
     o += "findings  first " + std::to_string(shown) + " of " + std::to_string(total) + "\n";

@@ -32,16 +32,7 @@ RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector
   if (!guard) throw RunInputError("unknown guard '" + guard_name + "' (valid: " + names_of(list_guards()) + ")");
   options.observers = std::move(extra);
 
-  RunResult r = simulate(scenario, *policy, *guard, options);
-  r.scenario = scenario.name;
-  r.policy = policy_name;
-  r.guard = guard_name;
-  r.semaphore = options.semaphore;
-  r.seed = options.seed;
-  r.race_detection = options.detect_races;
-  r.reference_max_allocated = scenario.reference_max_allocated;
-  r.reference_max_reserved = scenario.reference_max_reserved;
-  return r;
+  return simulate(scenario, *policy, *guard, options);
 }
 
 }  // namespace allocsim

@@ -77,13 +77,18 @@ std::optional<RunResult> run_result_from_json(const std::string& text, std::stri
   const auto& o = v.as_object();
   RunResult r;
   Reader rd{o, {}};
+  // the races are required (DESIGN.md section 6); the lifetime counts came later
+  auto count = [&](FindingKind k, bool required) {
+    const std::string key = "races." + std::string(kFindingKindNames[std::size_t(k)].count_key);
+    rd.num(key.c_str(), r.count(k), required);
+  };
   rd.str("scenario", r.scenario);
   rd.str("policy", r.policy);
   rd.str("guard", r.guard);
   rd.num("semaphore", r.semaphore);
   rd.num("seed", r.seed);
-  rd.num("races.latent", r.races_latent);
-  rd.num("races.manifest", r.races_manifest);
+  count(FindingKind::Latent, true);
+  count(FindingKind::Manifest, true);
   rd.num("memory.peak_bytes_in_use", r.peak_bytes_in_use);
   rd.num("memory.peak_live_bytes", r.peak_live_bytes);
   rd.num("memory.peak_pending_bytes", r.peak_pending_bytes);
@@ -98,11 +103,8 @@ std::optional<RunResult> run_result_from_json(const std::string& text, std::stri
   if (!rd.missing.empty()) return fail("missing or ill-typed key '" + rd.missing + "'");
   rd.str("error", r.error, false);
   if (auto* c = find_path(o, "completed"); c && c->is_bool()) r.completed = c->as_bool();
-  rd.num("races.double_frees", r.double_frees, false);
-  rd.num("races.use_after_release", r.use_after_release, false);
-  rd.num("races.unknown_frees", r.unknown_frees, false);
-  rd.num("races.callbacks_after_pool_destroyed", r.callbacks_after_pool_destroyed, false);
-  rd.num("races.leaks", r.leaks, false);
+  for (const FindingKindNames& k : kFindingKindNames)
+    if (is_lifetime(k.kind)) count(k.kind, false);
   rd.num("memory.peak_in_use_time_ns", r.peak_in_use_time, false);
   rd.num("memory.peak_live_time_ns", r.peak_live_time, false);
   rd.num("memory.peak_pending_time_ns", r.peak_pending_time, false);

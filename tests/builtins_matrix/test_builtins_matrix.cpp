@@ -41,6 +41,8 @@ void check_completed(const RunResult& r) {
   CHECK(r.completed);
   CHECK(r.error.empty());
   CHECK(r.allocs > 0);
+  // a leak is an allocation never returned to a live pool, each counted once (lifetime_findings.h)
+  CHECK(r.leaks == r.allocs - r.frees);
   CHECK(r.peak_bytes_in_use >= r.peak_live_bytes);
   CHECK(r.peak_pool_bytes >= r.peak_bytes_in_use);
 }

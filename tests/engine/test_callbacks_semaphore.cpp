@@ -218,7 +218,7 @@ TEST_CASE("lifetime violations are findings, not crashes", "[engine]") {
     RunResult r = run(pb.scenario(), pol, quiet_options());
     CHECK(r.double_frees == 1);
     REQUIRE_FALSE(r.findings.empty());
-    CHECK(r.findings[0].kind == "double-free");
+    CHECK(r.findings[0].kind == FindingKind::DoubleFree);
   }
   SECTION("use after release skips the op") {
     ProgramBuilder pb;

@@ -26,7 +26,7 @@ Program two_executions() {
 
 Finding manifest(BufferId reader, BufferId writer, bool reader_first) {
   Finding f;
-  f.kind = "manifest";
+  f.kind = FindingKind::Manifest;
   FindingSide r, w;
   r.alloc = reader;
   r.write = false;
@@ -72,6 +72,6 @@ TEST_CASE("manifest units attribute each manifest finding to its reading allocat
   f = {manifest(1, 2, false)};  // the reader listed second
   CHECK(hw::manifest_units(u, f) == std::set<int>{0});
   Finding latent = manifest(3, 2, true);
-  latent.kind = "latent";
+  latent.kind = FindingKind::Latent;
   CHECK(hw::manifest_units(u, {latent}).empty());  // only manifest findings count
 }

@@ -69,7 +69,8 @@ TEST_CASE("simulate: the seed under immediate/none is a latent race and a manife
   REQUIRE(r.completed);
   CHECK(r.races_latent == 1);
   CHECK(r.races_manifest == 1);
-  auto latent = std::find_if(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.kind == "latent"; });
+  auto is_latent = [](const Finding& f) { return f.kind == FindingKind::Latent; };
+  auto latent = std::find_if(r.findings.begin(), r.findings.end(), is_latent);
   REQUIRE(latent != r.findings.end());
   CHECK(latent->first.alloc == 0);
   CHECK(latent->second.alloc == 1);

@@ -248,7 +248,7 @@ SyntheticEngine small_program(std::uint64_t seed, const Limits& lim) {
 
 struct Verdict {
   OracleResult oracle;
-  RunResult detector;
+  RaceReport detector;
   std::vector<std::string> problems;  // empty: they agree
 };
 
@@ -262,8 +262,7 @@ Verdict compare(const std::vector<TraceCall>& calls, TimeNs end, const Options& 
   Verdict v;
   RaceDetector d({1u << 20, false});
   allocsim::test::replay(calls, end, d);
-  v.detector.policy = "oracle";
-  d.finish(v.detector);
+  v.detector = d.finish("oracle");
   TraceOracle oracle(calls, opt.drop_edge);
   v.oracle = oracle.run(opt.enumerate);
   auto pair_text = [](AllocPair p) {
@@ -272,8 +271,8 @@ Verdict compare(const std::vector<TraceCall>& calls, TimeNs end, const Options& 
   if (!v.oracle.orders_agree)
     v.problems.push_back("the every-ordering oracle and the reachability oracle disagree");
   std::set<AllocPair> reported;
-  for (const Finding& f : v.detector.findings) {
-    if (f.kind != "latent") continue;
+  for (const Finding& f : v.detector.records) {
+    if (f.kind != FindingKind::Latent) continue;
     AllocPair p = std::minmax(f.first.alloc, f.second.alloc);
     if (!reported.insert(p).second) v.problems.push_back("pair " + pair_text(p) + " reported twice");
     if (!v.oracle.latent.count(p)) {
@@ -295,8 +294,8 @@ Verdict compare(const std::vector<TraceCall>& calls, TimeNs end, const Options& 
     if (f.range.bytes == 0 || f.range.begin < h.begin || f.range.end() > h.end())
       v.problems.push_back("pair " + pair_text(p) + ": range outside the racing bytes: " + format_finding(f));
   }
-  if (v.detector.races_latent != reported.size())
-    v.problems.push_back("races_latent " + std::to_string(v.detector.races_latent) + " but " +
+  if (v.detector.latent != reported.size())
+    v.problems.push_back("races_latent " + std::to_string(v.detector.latent) + " but " +
                          std::to_string(reported.size()) + " latent records");
   for (AllocPair p : opt.strict ? v.oracle.required_strict : v.oracle.required)
     if (!reported.count(p)) v.problems.push_back("missed pair " + pair_text(p));
@@ -350,7 +349,7 @@ Totals check_programs(std::uint64_t first_seed, std::uint64_t count, const Limit
     t.latent += v.oracle.latent.size();
     t.required += v.oracle.required.size();
     t.strict += v.oracle.required_strict.size();
-    t.reported += v.detector.races_latent;
+    t.reported += v.detector.latent;
     t.racy_programs += !v.oracle.latent.empty();
     t.enumerated += v.oracle.prefixes != 0;
     t.prefixes += v.oracle.prefixes;
@@ -405,7 +404,7 @@ TEST_CASE("oracle: a write is not forgotten when its own allocation writes again
     Verdict v = compare(rec.calls, rec.end, Options{true});
     INFO((s1_last ? "s1's write ends last" : "s0's write ends last") << "\n" << v.oracle.graph);
     CHECK(v.oracle.latent == std::set<AllocPair>{{0, 1}});
-    CHECK(v.detector.races_latent == 1);
+    CHECK(v.detector.latent == 1);
   }
 }
 

@@ -156,13 +156,10 @@ SyntheticEngine random_program(std::uint64_t seed, FreeKind policy) {
   return e;
 }
 
-RunResult detect(SyntheticEngine& e) {
+RaceReport detect(SyntheticEngine& e) {
   RaceDetector d({1u << 20, false});
   e.play(d);
-  RunResult r;
-  r.policy = "synthetic";
-  d.finish(r);
-  return r;
+  return d.finish("synthetic");
 }
 
 }  // namespace
@@ -171,17 +168,15 @@ TEST_CASE("random programs: every manifest corruption is also a latent race on t
   std::uint64_t manifests = 0, latents = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     SyntheticEngine e = random_program(seed, seed % 2 ? FreeKind::Immediate : FreeKind::Mixed);
-    RunResult r = detect(e);
-    manifests += r.races_manifest;
-    latents += r.races_latent;
-    CHECK(r.races_manifest <= r.races_latent);
-    CHECK(r.use_after_release == 0);
-    CHECK(r.double_frees == 0);
-    CHECK(r.unknown_frees == 0);
-    for (const Finding& m : r.findings) {
-      if (m.kind != "manifest") continue;
-      bool covered = std::any_of(r.findings.begin(), r.findings.end(), [&](const Finding& l) {
-        return l.kind == "latent" && std::set{l.first.alloc, l.second.alloc} == std::set{m.first.alloc, m.second.alloc} &&
+    RaceReport r = detect(e);
+    manifests += r.manifest;
+    latents += r.latent;
+    CHECK(r.manifest <= r.latent);
+    for (const Finding& m : r.records) {
+      if (m.kind != FindingKind::Manifest) continue;
+      bool covered = std::any_of(r.records.begin(), r.records.end(), [&](const Finding& l) {
+        return l.kind == FindingKind::Latent &&
+               std::set{l.first.alloc, l.second.alloc} == std::set{m.first.alloc, m.second.alloc} &&
                l.range.overlaps(m.range);
       });
       INFO("seed " << seed << ": " << format_finding(m));
@@ -197,10 +192,10 @@ TEST_CASE("random programs: frees ordered after the buffer's streams never race"
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     for (FreeKind k : {FreeKind::HostSync, FreeKind::DeferredCallback}) {
       SyntheticEngine e = random_program(seed, k);
-      RunResult r = detect(e);
+      RaceReport r = detect(e);
       INFO("seed " << seed << " policy " << int(k));
-      CHECK(r.races_latent == 0);
-      CHECK(r.races_manifest == 0);
+      CHECK(r.latent == 0);
+      CHECK(r.manifest == 0);
     }
   }
 }
@@ -208,9 +203,10 @@ TEST_CASE("random programs: frees ordered after the buffer's streams never race"
 TEST_CASE("random programs: detection is deterministic") {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     SyntheticEngine a = random_program(seed, FreeKind::Mixed), b = random_program(seed, FreeKind::Mixed);
-    RunResult ra = detect(a), rb = detect(b);
-    REQUIRE(ra.findings.size() == rb.findings.size());
-    CHECK(ra.races_latent == rb.races_latent);
-    for (std::size_t i = 0; i < ra.findings.size(); ++i) CHECK(format_finding(ra.findings[i]) == format_finding(rb.findings[i]));
+    RaceReport ra = detect(a), rb = detect(b);
+    REQUIRE(ra.records.size() == rb.records.size());
+    CHECK(ra.latent == rb.latent);
+    for (std::size_t i = 0; i < ra.records.size(); ++i)
+      CHECK(format_finding(ra.records[i]) == format_finding(rb.records[i]));
   }
 }

@@ -35,7 +35,7 @@ TEST_CASE("reuse chain: every allocation whose access races is counted in a late
   REQUIRE(r.completed);
   std::set<BufferId> counted;
   for (const Finding& f : r.findings)
-    if (f.kind == "latent") counted.insert(f.first.alloc), counted.insert(f.second.alloc);
+    if (f.kind == FindingKind::Latent) counted.insert(f.first.alloc), counted.insert(f.second.alloc);
   CHECK(r.races_latent >= std::uint64_t(kTrials));
   for (BufferId b : xs) CHECK(counted.count(b) == 1);
   for (BufferId b : ss) CHECK(counted.count(b) == 1);
@@ -82,6 +82,6 @@ TEST_CASE("reuse chain: a victim's data clobbered by many later allocations is s
   CHECK(r.races_manifest == 1);
   bool found = false;
   for (const Finding& f : r.findings)
-    if (f.kind == "manifest") found = f.first.alloc == x && f.second.alloc == last_scratch;
+    if (f.kind == FindingKind::Manifest) found = f.first.alloc == x && f.second.alloc == last_scratch;
   CHECK(found);
 }

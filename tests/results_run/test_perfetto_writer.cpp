@@ -24,16 +24,16 @@ void drive(PerfettoWriter& w) {
   w.on_alloc(kHostAgent, x, 0);
   w.on_memory(0, {4096, 0, 4096, 1 << 20});
   w.on_access(stream_agent(0), 1, 0, {0x1000, 4096}, true, 5000);
-  w.on_device_op({1, 0, HostOpKind::Kernel, "fill", 1000, 5000});
+  w.on_device_op({1, 0, DeviceOpKind::Kernel, "fill", 1000, 5000});
   w.on_host_release(x, 2000);
   w.on_memory(2000, {0, 4096, 4096, 1 << 20});
-  w.on_device_op({2, 2, HostOpKind::HostDelay, "callback-marker", 5000, 5000});
+  w.on_device_op({2, 2, DeviceOpKind::Marker, "callback-marker", 5000, 5000});
   w.on_callback_run(16000, 17000, "deferred free");
   w.on_pool_free(kCallbackAgent, x.chunk, 0, 16500);
   w.on_memory(16500, {0, 0, 0, 1 << 20});
   w.on_host_blocked(3000, 4500, "semaphore");
   w.on_access(stream_agent(1), 3, 1, {0x1000, 4096}, true, 18000);
-  w.on_device_op({3, 1, HostOpKind::Memset, "memset", 17500, 18000});
+  w.on_device_op({3, 1, DeviceOpKind::Memset, "memset", 17500, 18000});
   w.on_pool_destroyed(kSharedPool, 20000);
   w.on_end(20000);
 }

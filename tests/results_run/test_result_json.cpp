@@ -1,5 +1,6 @@
 // result_to_json / result_columns / result_row: the docs/design.md section 6 contract, checked on a
 // hand-filled RunResult with distinct values so a field wired to the wrong member shows up.
+#include <algorithm>
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
 #include <set>
@@ -43,7 +44,7 @@ RunResult sample_result() {
   r.fallbacks = 45;
   r.warnings = {"callback enqueue failed, fell back to immediate", "second, with \"quotes\""};
   Finding f;
-  f.kind = "latent";
+  f.kind = FindingKind::Latent;
   f.range = {4096, 256};
   f.first.alloc = 0;
   f.first.alloc_bytes = 1024;
@@ -188,4 +189,34 @@ TEST_CASE("csv_field quotes only when needed", "[result_json]") {
   CHECK(csv_field("a,b") == "\"a,b\"");
   CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
   CHECK(csv_field("two\nlines") == "\"two\nlines\"");
+}
+
+TEST_CASE("finding kinds: one table of names, both ways; each count under its kind's key", "[result_json]") {
+  std::set<std::string_view> names, keys;
+  for (std::size_t i = 0; i < kFindingKinds; ++i) {
+    const FindingKind k = FindingKind(i);
+    CHECK(parse_finding_kind(finding_kind_name(k)) == k);
+    names.insert(finding_kind_name(k));
+    keys.insert(kFindingKindNames[i].count_key);
+  }
+  CHECK(names.size() == kFindingKinds);
+  CHECK(keys.size() == kFindingKinds);
+  CHECK_FALSE(parse_finding_kind("leaks").has_value());  // a count key is not a kind's name
+  CHECK_FALSE(parse_finding_kind("").has_value());
+
+  // sample_result() sets the seven counts to 11..17 through their fields, in kind order
+  const RunResult r = sample_result();
+  const boost::json::object o = result_to_json(r);
+  const std::vector<std::string>& columns = result_columns();
+  const std::vector<std::string> row = result_row(r);
+  for (const FindingKindNames& k : kFindingKindNames) {
+    const std::uint64_t want = 11 + std::uint64_t(k.kind);
+    const std::string key(k.count_key);
+    INFO(k.name);
+    CHECK(r.count(k.kind) == want);
+    CHECK(as_u64(at(o, {"races", key.c_str()})) == want);
+    auto c = std::find(columns.begin(), columns.end(), "races." + key);
+    REQUIRE(c != columns.end());
+    CHECK(row[std::size_t(c - columns.begin())] == std::to_string(want));
+  }
 }

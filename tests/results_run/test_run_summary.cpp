@@ -14,7 +14,7 @@ TEST_CASE("bytes and durations print in both units", "[summary]") {
 
 TEST_CASE("a finding prints in two lines with both sides and the action between", "[summary]") {
   Finding f;
-  f.kind = "manifest";
+  f.kind = FindingKind::Manifest;
   f.range = {0x1000, 0x100};
   f.first.alloc = 0;
   f.first.alloc_bytes = 4096;
@@ -39,7 +39,7 @@ TEST_CASE("a finding prints in two lines with both sides and the action between"
              "between: immediate free");
 
   Finding leak;  // one-sided, allocation stream unknown
-  leak.kind = "leak";
+  leak.kind = FindingKind::Leak;
   leak.range = {0, 512};
   leak.first.alloc = 1;
   leak.first.alloc_bytes = 512;
@@ -58,7 +58,7 @@ TEST_CASE("summary shows incomplete runs, disabled detection, warnings and a bou
   r.race_detection = false;
   r.warnings = {"fell back"};
   r.findings.resize(5);
-  for (auto& f : r.findings) f.kind = "leak";
+  for (auto& f : r.findings) f.kind = FindingKind::Leak;
   r.leaks = 7;
   const std::string s = format_run_summary(r, nullptr, 2);
   CHECK(s.find("ERROR     run did not complete: deadlock: host waits on the semaphore\n") != std::string::npos);

@@ -317,7 +317,7 @@ class HipDevice final : public HwDevice {
     d.max_blocks = max_blocks_;
     d.spin_cycles = op.duration > 0 ? static_cast<long long>(double(op.duration) / options_.platform.spin_ns_per_cycle) : 0;
     for (const DeviceAccess& a : op.reads) add_read(d, a);
-    const bool zeroing = op.kind == HostOpKind::Memset;
+    const bool zeroing = op.kind == DeviceOpKind::Memset;
     for (const DeviceAccess& a : op.writes) add_write(d, a, zeroing);
     ALLOCSIM_HIP_CHECK(launch_op(d, stream(s)));
   }
@@ -361,11 +361,11 @@ class HipDevice final : public HwDevice {
     (void)s, (void)bytes, (void)scratch;
     ++stats_.ooms;
   }
-  void note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) override {
+  void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override {
     (void)buf, (void)detail;
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     ++stats_.lifetime_violations;
-    warnings_.insert(std::string(kind));
+    warnings_.insert(std::string(finding_kind_name(kind)));
   }
 
  private:

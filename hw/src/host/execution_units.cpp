@@ -33,7 +33,7 @@ std::set<int> corrupted_units(const ExecutionUnits& u, const std::vector<std::ui
 std::set<int> manifest_units(const ExecutionUnits& u, const std::vector<Finding>& findings) {
   std::set<int> out;
   for (const Finding& f : findings) {
-    if (f.kind != "manifest") continue;
+    if (f.kind != FindingKind::Manifest) continue;
     // The victim is the allocation whose READ saw the other's write.
     const FindingSide& victim = !f.first.write ? f.first : (!f.second.write ? f.second : f.first);
     out.insert(unit_of(u, victim.alloc));

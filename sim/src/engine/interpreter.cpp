@@ -25,10 +25,19 @@ std::string op_where(const HostOp& op, std::size_t index) {
   return s;
 }
 
-std::string_view label_of(HostOpKind k) {
+// Called for Kernel / Memset / Copy ops only.
+DeviceOpKind device_kind(HostOpKind k) {
   switch (k) {
-    case HostOpKind::Memset: return "memset";
-    case HostOpKind::Copy: return "copy";
+    case HostOpKind::Memset: return DeviceOpKind::Memset;
+    case HostOpKind::Copy: return DeviceOpKind::Copy;
+    default: return DeviceOpKind::Kernel;
+  }
+}
+
+std::string_view label_of(DeviceOpKind k) {
+  switch (k) {
+    case DeviceOpKind::Memset: return "memset";
+    case DeviceOpKind::Copy: return "copy";
     default: return "kernel";
   }
 }
@@ -212,7 +221,7 @@ void Interpreter::plan_release(const HostOp& op, Plan& plan) {
         return;
       case BufferState::Released:
         device_.note_lifetime_violation(
-            "double-free", info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released twice by the host program"));
+            FindingKind::DoubleFree, info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released twice by the host program"));
         return;
       case BufferState::Failed: ++skipped_ops_; return;  // its allocation failed: nothing to free
       case BufferState::Unallocated:
@@ -222,7 +231,7 @@ void Interpreter::plan_release(const HostOp& op, Plan& plan) {
           return;
         }
         device_.note_lifetime_violation(
-            "unknown-free", info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released but never allocated"));
+            FindingKind::UnknownFree, info, cat("buffer '", program_.buffer_names[std::size_t(b)], "' released but never allocated"));
         return;
     }
   }));
@@ -240,8 +249,8 @@ bool Interpreter::resolve(const std::vector<BufferAccess>& in, std::vector<Devic
     switch (state_[std::size_t(a.buffer)]) {
       case BufferState::Live: break;
       case BufferState::Released:
-        device_.note_lifetime_violation("use-after-release", info,
-                                        cat("'", label_of(op.kind), "' at ", op_where(op, position()), " uses buffer '",
+        device_.note_lifetime_violation(FindingKind::UseAfterRelease, info,
+                                        cat("'", label_of(device_kind(op.kind)), "' at ", op_where(op, position()), " uses buffer '",
                                             program_.buffer_names[std::size_t(a.buffer)],
                                             "' after the host released it; op skipped"));
         ++skipped_ops_;
@@ -275,8 +284,8 @@ void Interpreter::plan_device_op(const HostOp& op, Plan& plan) {
   const HostOp* p = &op;
   plan.push_back(Step::run([this, p](Backend& be, Plan&) {
     DeviceOp dop;
-    dop.kind = p->kind;
-    dop.label = label_of(p->kind);
+    dop.kind = device_kind(p->kind);
+    dop.label = label_of(dop.kind);
     if (!resolve(p->reads, dop.reads, *p) || !resolve(p->writes, dop.writes, *p)) return;
     dop.duration = be.chooser().duration(p->duration);
     const StreamId s = p->stream;
@@ -328,7 +337,7 @@ void Interpreter::plan_shutdown(const HostOp& op, Plan& plan) {
 void Interpreter::finish() {
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     if (state_[i] != BufferState::Live) continue;
-    device_.note_lifetime_violation("leak", buffers_[i],
+    device_.note_lifetime_violation(FindingKind::Leak, buffers_[i],
                                     cat("buffer '", program_.buffer_names[i], "' never released by the host program"));
   }
 }

@@ -11,7 +11,6 @@
 namespace allocsim {
 namespace {
 constexpr std::size_t kMaxWarnings = 200;
-constexpr std::size_t kMaxLeakRecords = 3;
 }  // namespace
 
 SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser, std::vector<Observer*> observers,
@@ -61,6 +60,7 @@ void SimDevice::run(Interpreter& interpreter) {
     dispatch(e);
   }
   last_time_ = std::max({now_, host_now_, cb_now_});
+  lifetime_.finish([this](const BufferInfo& buf, TimeNs released) { return unreturned_record(buf, released); });
   emit([&](auto& o) { o.on_end(last_time_); });
 }
 
@@ -302,7 +302,7 @@ void SimDevice::advance(StreamId s) {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         const std::uint64_t rec = op.rec;
         release(me, sync_key(SyncKind::Event, rec));
-        const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "event-record", now_, now_};
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-record", now_, now_};
         emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         complete_record(rec);
@@ -318,7 +318,7 @@ void SimDevice::advance(StreamId s) {
         st.waiting_rec = 0;
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         acquire(me, sync_key(SyncKind::Event, op.rec));
-        const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "event-wait", since, now_};
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-wait", since, now_};
         emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         continue;
@@ -351,7 +351,7 @@ void SimDevice::handoff(StreamId s) {
   Stream& st = streams_[std::size_t(s)];
   StreamOp& op = st.ops.front();
   release(stream_agent(s), sync_key(SyncKind::CallbackHandoff, op.rec));
-  const DeviceOpSpan span{op.op_seq, s, HostOpKind::HostDelay, "callback-marker", st.op_start, now_};
+  const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_};
   emit([&](auto& o) { o.on_device_op(span); });
   callbacks_.push_back(Callback{op.rec, std::move(op.fn), std::move(op.what)});
   st.ops.pop_front();
@@ -530,24 +530,26 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   info.chunk = chunk;
   info.requested_bytes = mem_.requested_bytes(chunk).value_or(0);
   if (pools_.destroyed(p)) {
-    ++after_destroy_;
-    mem_.on_pool_free(chunk);
-    add_finding("callback-after-pool-destroyed", &info, AddrRange{chunk.addr, chunk.bytes},
-                std::string(current_ == Agent::Callback ? "a callback" : "the host") + " freed buffer '" +
-                    buffer_name(buffer) + "' into pool " + std::to_string(p) + " after shutdown destroyed it");
+    mem_.on_pool_free(chunk);  // (not returned to a live pool: a leak too, counted at the end)
+    const std::string who = current_ == Agent::Callback ? "a callback" : "the host";
+    lifetime_.report(lifetime_record(FindingKind::CallbackAfterPoolDestroyed, info,
+                                     AddrRange{chunk.addr, chunk.bytes},
+                                     who + " freed buffer '" + buffer_name(buffer) + "' into pool " +
+                                         std::to_string(p) + " after shutdown destroyed it"));
     mem_.sample(t);
     return;
   }
   DevicePool* dp = pools_.find(p);
   if (!dp || !dp->bfc().is_live(chunk.addr)) {
-    ++double_frees_;
-    add_finding("double-free", &info, AddrRange{chunk.addr, chunk.bytes},
-                "pool free of a chunk that is not allocated (buffer '" + buffer_name(buffer) + "' freed twice)");
+    lifetime_.report(lifetime_record(FindingKind::DoubleFree, info, AddrRange{chunk.addr, chunk.bytes},
+                                     "pool free of a chunk that is not allocated (buffer '" +
+                                         buffer_name(buffer) + "' freed twice)"));
     return;
   }
   dp->bfc().deallocate(chunk.addr);
   ++frees_;
   mem_.on_pool_free(chunk);
+  lifetime_.returned(chunk);
   emit([&](auto& o) { o.on_pool_free(agent(), chunk, buffer, t); });
   mem_.sample(t);
   if (wait_ == HostWait::PoolFree && wait_pool_ == p && !waking_) host_wake(t + config_.platform.sync_wakeup_ns);
@@ -580,6 +582,7 @@ void SimDevice::semaphore_release() {
 void SimDevice::note_alloc(const BufferInfo& buf) {
   ++allocs_;
   mem_.on_alloc(buf);
+  lifetime_.allocated(buf);
   const TimeNs t = agent_now();
   emit([&](auto& o) { o.on_alloc(agent(), buf, t); });
   mem_.sample(t);
@@ -588,6 +591,7 @@ void SimDevice::note_alloc(const BufferInfo& buf) {
 void SimDevice::note_host_release(const BufferInfo& buf) {
   const TimeNs t = agent_now();
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;
+  lifetime_.released(buf.chunk, t);
   emit([&](auto& o) { o.on_host_release(buf, t); });
   // Sampled later: any other call, a block, a yield or the end of the program flushes it at t.
   mem_.on_host_release(buf, t);
@@ -600,34 +604,43 @@ void SimDevice::note_oom(StreamId s, std::uint64_t bytes, bool scratch) {
        (valid_stream(s) ? streams_[std::size_t(s)].name : std::string("?")) + "' failed");
 }
 
-void SimDevice::note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) {
-  if (kind == "double-free") ++double_frees_;
-  else if (kind == "use-after-release") ++use_after_release_;
-  else if (kind == "unknown-free") ++unknown_frees_;
-  else if (kind == "callback-after-pool-destroyed") ++after_destroy_;
-  else if (kind == "leak") ++leaks_;
-  add_finding(kind, &buf, AddrRange{buf.chunk.addr, buf.chunk.bytes}, std::move(detail));
+void SimDevice::note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) {
+  Finding f = lifetime_record(kind, buf, AddrRange{buf.chunk.addr, buf.chunk.bytes}, std::move(detail));
+  // A leak is counted once per allocation instance: this one, held by the host at the end, is not
+  // counted again among those never returned to the pool (LifetimeFindings::finish).
+  if (kind == FindingKind::Leak) return lifetime_.report_leak(std::move(f), buf.chunk);
+  lifetime_.report(std::move(f));
 }
 
-void SimDevice::add_finding(std::string_view kind, const BufferInfo* buf, AddrRange range, std::string detail) {
-  if (kind == "leak" && leak_records_++ >= kMaxLeakRecords) return;
-  if (findings_.size() >= config_.max_findings) return;
+Finding SimDevice::lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range,
+                                   std::string detail) {
   Finding f;
-  f.kind = std::string(kind);
+  f.kind = kind;
   f.range = range;
-  if (buf) {
-    f.first.alloc = buf->id;
-    f.first.alloc_bytes = buf->requested_bytes;
-    f.first.alloc_stream = valid_stream(buf->alloc_stream) ? streams_[std::size_t(buf->alloc_stream)].name : "";
-    f.first.alloc_time = buf->alloc_time;
-    if (buf->id >= 0 && std::size_t(buf->id) < release_time_.size())
-      f.first.release_time = release_time_[std::size_t(buf->id)];
-  }
+  f.first.alloc = buf.id;
+  f.first.alloc_bytes = buf.requested_bytes;
+  f.first.alloc_stream = valid_stream(buf.alloc_stream) ? streams_[std::size_t(buf.alloc_stream)].name : "";
+  f.first.alloc_time = buf.alloc_time;
+  if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size())
+    f.first.release_time = release_time_[std::size_t(buf.id)];
   f.first.op = "host";
   f.first.stream = current_ == Agent::Host ? "host" : "callback-thread";
   f.first.start = f.first.end = agent_now();
   f.action_between = std::move(detail);
-  findings_.push_back(std::move(f));
+  return f;
+}
+
+Finding SimDevice::unreturned_record(const BufferInfo& buf, TimeNs release_time) const {
+  Finding f;
+  f.kind = FindingKind::Leak;
+  f.range = AddrRange{buf.chunk.addr, buf.chunk.bytes};
+  f.first.alloc = buf.id;
+  f.first.alloc_bytes = buf.requested_bytes ? buf.requested_bytes : buf.chunk.bytes;
+  f.first.alloc_stream = valid_stream(buf.alloc_stream) ? streams_[std::size_t(buf.alloc_stream)].name : "?";
+  f.first.alloc_time = buf.alloc_time;
+  f.first.release_time = release_time;
+  f.action_between = "never returned to the pool by the end of the run";
+  return f;
 }
 
 std::string SimDevice::buffer_name(BufferId b) const {
@@ -695,25 +708,20 @@ std::string SimDevice::describe_blocked() const {
   return out;
 }
 
-void SimDevice::fill(RunResult& r) const {
+RunMeasures SimDevice::measures() const {
+  RunMeasures r;
   const bool finished = host_done_ && all_idle();
   r.completed = !stopped_ && finished;
   if (stopped_)
     r.error = stop_reason_;
   else if (!finished)
     r.error = "deadlock: nothing can make progress at t=" + std::to_string(now_) + " ns: " + describe_blocked();
-  r.double_frees = double_frees_;
-  r.use_after_release = use_after_release_;
-  r.unknown_frees = unknown_frees_;
-  r.callbacks_after_pool_destroyed = after_destroy_;
-  r.leaks = leaks_;
-  r.findings.insert(r.findings.end(), findings_.begin(), findings_.end());
   mem_.fill(r);
   r.makespan_ns = last_time_;
   r.host_stall_ns = host_stall_;
   r.allocs = allocs_, r.frees = frees_, r.callbacks = callbacks_run_, r.ooms = ooms_, r.fallbacks = fallbacks_;
-  for (const std::string& w : warnings_)
-    if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end()) r.warnings.push_back(w);
+  r.warnings = warnings_;  // distinct already (warn)
+  return r;
 }
 
 }  // namespace allocsim

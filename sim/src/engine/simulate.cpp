@@ -1,11 +1,16 @@
 // simulate(): wires one run together: chooser, observers (race detector first), the sim device
-// and the interpreter; then copies the outcome into a RunResult. Run-time conditions (deadlock,
-// OOM, lifetime violations) are results; an unexpected internal exception becomes an error too,
-// so callers never see a throw.
+// and the interpreter; then writes the RunResult. Run-time conditions (deadlock, OOM, lifetime
+// violations) are results; an unexpected internal exception becomes an error too, so callers never
+// see a throw.
+//
+// This is the one writer of a RunResult: the engine (SimDevice::measures(), lifetime()) and the
+// race detector (RaceDetector::finish()) produce their parts, and only write_result() puts them
+// into it.
 #include "allocsim/engine/simulate.h"
 
 #include <exception>
 #include <memory>
+#include <optional>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/interpreter.h"
@@ -13,6 +18,29 @@
 #include "allocsim/race/race_detector.h"
 
 namespace allocsim {
+namespace {
+
+// Records in the order they were found, as far as the parts know it: lifetime findings during the
+// run, races (the detector reports them at the end), then the leaks found when the run was over.
+void write_result(RunResult& r, const SimDevice& device, const RaceReport* races, std::size_t max_findings) {
+  static_cast<RunMeasures&>(r) = device.measures();
+  const LifetimeFindings& lifetime = device.lifetime();
+  for (const FindingKindNames& k : kFindingKindNames)
+    if (is_lifetime(k.kind)) r.count(k.kind) = lifetime.count(k.kind);
+  auto keep = [&](const std::vector<Finding>& records) {
+    for (const Finding& f : records)
+      if (r.findings.size() < max_findings) r.findings.push_back(f);
+  };
+  keep(lifetime.records());
+  if (races) {
+    r.races_latent = races->latent;
+    r.races_manifest = races->manifest;
+    keep(races->records);
+  }
+  keep(lifetime.end_records());
+}
+
+}  // namespace
 
 RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, const SimOptions& options) {
   RunResult r;
@@ -22,6 +50,8 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
   r.semaphore = options.semaphore;
   r.seed = options.seed;
   r.race_detection = options.detect_races;
+  r.reference_max_allocated = scenario.reference_max_allocated;
+  r.reference_max_reserved = scenario.reference_max_reserved;
 
   std::unique_ptr<Chooser> own_chooser;
   Chooser* chooser = options.chooser;
@@ -50,8 +80,9 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
     SimDevice device(scenario.program, config, *chooser, std::move(observers), races.get());
     Interpreter interpreter(scenario.program, device, policy, guard);
     device.run(interpreter);
-    device.fill(r);
-    if (races) races->finish(r);
+    std::optional<RaceReport> report;
+    if (races) report = races->finish(r.policy);
+    write_result(r, device, report ? &*report : nullptr, options.max_findings);
   } catch (const std::exception& e) {
     r.completed = false;
     r.error = std::string("internal error: ") + e.what();

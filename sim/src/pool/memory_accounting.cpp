@@ -53,7 +53,7 @@ void MemoryAccounting::sample(TimeNs t) {
   if (sink_) sink_(t, mem_);
 }
 
-void MemoryAccounting::fill(RunResult& r) const {
+void MemoryAccounting::fill(RunMeasures& r) const {
   r.peak_bytes_in_use = peaks_.in_use.bytes, r.peak_in_use_time = peaks_.in_use.time;
   r.peak_live_bytes = peaks_.live.bytes, r.peak_live_time = peaks_.live.time;
   r.peak_pending_bytes = peaks_.pending.bytes, r.peak_pending_time = peaks_.pending.time;

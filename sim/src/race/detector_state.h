@@ -66,7 +66,7 @@ struct AllocRec {
   StreamId stream = kNoStream;
   AgentId free_agent = -1;
   TimeNs alloc_time = 0, release_time = -1, free_time = -1;
-  bool freed = false, double_free_reported = false;
+  bool freed = false;
 };
 
 /// The part of an allocation instance that every access reads, kept apart from AllocRec (same
@@ -74,10 +74,9 @@ struct AllocRec {
 struct AllocHot {
   static constexpr std::size_t kMaxOwnWrites = 16;  // distinct ranges; more are merged into a hull
   std::int64_t enqueue_mark = -1;    // highest op_seq enqueued before this allocation
-  std::int64_t release_mark = -1;    // highest op_seq enqueued before the host released it
   ShadowMemory::Hint hint;           // shadow cell starting at chunk.addr (lookup hint)
   std::int32_t prev_of_buffer = -1;  // the previous instance of the same BufferId
-  bool released = false, uar_reported = false;
+  bool released = false;
   std::uint8_t own_count = 0;  // own write ranges: the first here, the rest in more_own_writes
   OwnWrite own_write;          // usually the only one: whole-buffer writes
 };
@@ -129,13 +128,11 @@ class BlockVector {
 };
 
 struct RawFinding {
-  std::string kind;
+  FindingKind kind = FindingKind::Latent;  // Latent or Manifest
   AddrRange range;
   std::int32_t alloc_a = -1, alloc_b = -1;  // allocation instances (a = first side)
-  AccessRec a, b;                           // accesses (invalid: none)
+  AccessRec a, b;                           // accesses
   AccessRec victim_write;                   // manifest: the victim's own write that was clobbered
-  AgentId agent = -1;                       // lifetime findings: who did it
-  TimeNs t = 0;
 };
 
 struct DetectorState {
@@ -162,9 +159,7 @@ struct DetectorState {
   boost::unordered_flat_map<std::uint64_t, std::int32_t> spilled_pairs;
   // own write ranges of an instance past its first (AllocHot::own_count > 1), oldest first
   boost::unordered_flat_map<std::int32_t, std::vector<OwnWrite>> more_own_writes;
-  std::uint64_t unfreed = 0;  // instances not yet returned to the pool (leaks at the end)
-  std::uint64_t latent = 0, manifest = 0, double_frees = 0, use_after_release = 0, unknown_frees = 0,
-                callbacks_after_destroy = 0, leaks = 0;
+  std::uint64_t latent = 0, manifest = 0;
   std::vector<RawFinding> raw;  // first max_findings, detection order
 
   [[gnu::always_inline]] VectorClock& clock_of(AgentId a) {
@@ -224,7 +219,7 @@ struct DetectorState {
   bool ordered_before(const AccessRec& e, AgentId a) { return e.clock <= clock_of(a).get(e.agent); }
 
   std::string agent_name(AgentId a) const;
-  std::vector<Finding> records(const std::string& policy) const;
+  std::vector<Finding> records(std::string_view policy) const;
 };
 
 }  // namespace allocsim::race

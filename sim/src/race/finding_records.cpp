@@ -25,15 +25,12 @@ std::string stream_name(const DetectorState& d, StreamId s) {
 
 FindingSide side(const DetectorState& d, std::int32_t inst, const AccessRec& acc) {
   FindingSide s;
-  if (inst >= 0) {
-    const AllocRec& ar = d.allocs[std::size_t(inst)];
-    s.alloc = ar.buffer;
-    s.alloc_bytes = ar.requested ? ar.requested : ar.chunk.bytes;
-    s.alloc_stream = stream_name(d, ar.stream);
-    s.alloc_time = ar.alloc_time;
-    s.release_time = ar.release_time;
-  }
-  if (!acc.valid()) return s;
+  const AllocRec& ar = d.allocs[std::size_t(inst)];
+  s.alloc = ar.buffer;
+  s.alloc_bytes = ar.requested ? ar.requested : ar.chunk.bytes;
+  s.alloc_stream = stream_name(d, ar.stream);
+  s.alloc_time = ar.alloc_time;
+  s.release_time = ar.release_time;
   s.write = acc.write;
   s.stream = d.agent_name(acc.agent);
   s.start = s.end = acc.t;
@@ -49,19 +46,17 @@ FindingSide side(const DetectorState& d, std::int32_t inst, const AccessRec& acc
   return s;
 }
 
-std::string free_story(const DetectorState& d, std::int32_t inst, const std::string& policy) {
-  if (inst < 0) return "";
+std::string free_story(const DetectorState& d, std::int32_t inst, std::string_view policy) {
   const AllocRec& ar = d.allocs[std::size_t(inst)];
   std::string who = "buffer " + std::to_string(ar.buffer);
   if (ar.freed)
     return "pool free of " + who + " by " + d.agent_name(ar.free_agent) + " at t=" + std::to_string(ar.free_time) +
-           " (policy " + (policy.empty() ? std::string("?") : policy) + ")";
+           " (policy " + (policy.empty() ? std::string("?") : std::string(policy)) + ")";
   if (d.hot[std::size_t(inst)].released) return who + " released by the host at t=" + std::to_string(ar.release_time) + ", never returned to the pool";
   return who + " still held by the host (no free between)";
 }
 
 std::string alloc_story(const DetectorState& d, std::int32_t inst) {
-  if (inst < 0) return "";
   const AllocRec& ar = d.allocs[std::size_t(inst)];
   return "buffer " + std::to_string(ar.buffer) + " allocated for " + stream_name(d, ar.stream) + " at t=" +
          std::to_string(ar.alloc_time);
@@ -69,7 +64,7 @@ std::string alloc_story(const DetectorState& d, std::int32_t inst) {
 
 }  // namespace
 
-std::vector<Finding> DetectorState::records(const std::string& policy) const {
+std::vector<Finding> DetectorState::records(std::string_view policy) const {
   std::vector<Finding> out;
   out.reserve(raw.size());
   for (const RawFinding& r : raw) {
@@ -78,20 +73,13 @@ std::vector<Finding> DetectorState::records(const std::string& policy) const {
     f.range = r.range;
     f.first = side(*this, r.alloc_a, r.a);
     f.second = side(*this, r.alloc_b, r.b);
-    if (r.kind == "latent") {
+    if (r.kind == FindingKind::Latent) {
       f.action_between = free_story(*this, r.alloc_a, policy) + "; then " + alloc_story(*this, r.alloc_b);
-    } else if (r.kind == "manifest") {
+    } else {
       std::string victim = "buffer " + std::to_string(f.first.alloc), other = "buffer " + std::to_string(f.second.alloc);
       f.action_between = victim + " wrote at t=" + std::to_string(r.victim_write.t) + "; " +
                          free_story(*this, r.alloc_a, policy) + "; " + other + " overwrote at t=" +
                          std::to_string(r.b.t) + "; " + victim + " read at t=" + std::to_string(r.a.t);
-    } else if (r.kind == "leak") {
-      f.action_between = "never returned to the pool by the end of the run";
-    } else if (r.kind == "use-after-release") {
-      f.action_between = "used by " + agent_name(r.agent) + " at t=" + std::to_string(r.t) +
-                         " after the host released it at t=" + std::to_string(f.first.release_time);
-    } else {
-      f.action_between = r.kind + " by " + agent_name(r.agent) + " at t=" + std::to_string(r.t);
     }
     out.push_back(std::move(f));
   }
@@ -117,7 +105,7 @@ std::string format_finding(const Finding& f) {
   char range[64];
   std::snprintf(range, sizeof range, "[0x%llx, +%llu)", static_cast<unsigned long long>(f.range.begin),
                 static_cast<unsigned long long>(f.range.bytes));
-  std::string line1 = f.kind + " " + range + ": " + describe(f.first);
+  std::string line1 = std::string(finding_kind_name(f.kind)) + " " + range + ": " + describe(f.first);
   if (f.second.alloc >= 0 || !f.second.op.empty()) line1 += "  vs  " + describe(f.second);
   return line1 + "\n    " + f.action_between;
 }

@@ -64,7 +64,7 @@ class RaceDetector::Impl : public race::DetectorState {
     if (!keep_record()) return;  // (a new pair has a slot whenever a record is kept)
     last_pair_record = *slot = std::int32_t(raw.size());
     RawFinding f;
-    f.kind = "latent";
+    f.kind = FindingKind::Latent;
     f.range = {b, e - b};
     bool cur_first = cur.alloc < earlier.alloc;  // instances are numbered in allocation order
     f.alloc_a = cur_first ? cur.alloc : earlier.alloc;
@@ -86,26 +86,13 @@ class RaceDetector::Impl : public race::DetectorState {
     if (!keep_record()) return;
     *slot = std::int32_t(raw.size());
     RawFinding f;
-    f.kind = "manifest";
+    f.kind = FindingKind::Manifest;
     f.range = {b, e - b};
     f.alloc_a = read.alloc;
     f.alloc_b = clobber.alloc;
     f.a = read;
     f.b = clobber;
     f.victim_write = victim_write;
-    raw.push_back(std::move(f));
-  }
-
-  void lifetime(const char* kind, std::int32_t alloc, AddrRange range, AgentId agent, TimeNs t,
-                const AccessRec& access = {}) {
-    if (!keep_record()) return;
-    RawFinding f;
-    f.kind = kind;
-    f.range = range;
-    f.alloc_a = alloc;
-    f.a = access;
-    f.agent = agent;
-    f.t = t;
     raw.push_back(std::move(f));
   }
 
@@ -279,12 +266,6 @@ void RaceDetector::Impl::handle_access(AgentId a, std::uint64_t op_seq, BufferId
   if (inst < 0) return;  // an allocation never seen (pre-existing): nothing to compare against
   race::AllocHot& ar = d.hot[std::size_t(inst)];
   AccessRec cur{vc.get(a), a, inst, write, op_seq, t};
-  if (ar.released && !ar.uar_reported &&
-      (a == kHostAgent || (d.ids_are_op_seqs && std::int64_t(op_seq) > ar.release_mark))) {
-    ar.uar_reported = true;
-    ++d.use_after_release;
-    d.lifetime("use-after-release", inst, range, a, t, cur);
-  }
   if (write) {
     // The usual write races with nothing and is ordered after every read it overwrites: each cell
     // it spans would end holding just this write, so the range becomes that one cell. Otherwise
@@ -322,7 +303,6 @@ void RaceDetector::Impl::handle_alloc(AgentId a, const BufferInfo& buf, TimeNs t
   h.enqueue_mark = d.max_enqueued;
   h.prev_of_buffer = d.latest_of[std::size_t(buf.id)];
   d.latest_of[std::size_t(buf.id)] = inst;
-  ++d.unfreed;
   // the pool lock: acquire every free clock published on these bytes
   race::VectorClock& vc = d.clock_of(a);
   // Exact shortcut: when this agent is already ordered after the latest pool free of every agent
@@ -336,56 +316,25 @@ void RaceDetector::Impl::handle_host_release(const BufferInfo& buf, TimeNs t) {
   std::int32_t inst = d.instance_for(buf.id, std::uint64_t(d.max_enqueued + 1));
   if (inst < 0) return;
   race::AllocHot& h = d.hot[std::size_t(inst)];
-  AllocRec& ar = d.allocs[std::size_t(inst)];
-  if (h.released) {
-    if (!ar.double_free_reported) {
-      ar.double_free_reported = true;
-      ++d.double_frees;
-      d.lifetime("double-free", inst, {ar.chunk.addr, ar.chunk.bytes}, kHostAgent, t);
-    }
-    return;
-  }
+  if (h.released) return;  // released twice: a lifetime bug, the engine's to report
   h.released = true;
-  h.release_mark = d.max_enqueued;
-  ar.release_time = t;
+  d.allocs[std::size_t(inst)].release_time = t;
 }
 
 void RaceDetector::Impl::handle_pool_free(AgentId a, const Chunk& c, BufferId buf, TimeNs t) {
   if (a < 0) return;
   Impl& d = *this;
-  if (std::size_t(c.pool) < d.pool_destroyed.size() && d.pool_destroyed[std::size_t(c.pool)]) {
-    ++d.callbacks_after_destroy;
-    std::int32_t inst = d.instance_for(buf, std::uint64_t(d.max_enqueued + 1));
-    d.lifetime("callback-after-pool-destroyed", inst, {c.addr, c.bytes}, a, t);
-    return;
+  // A free into a destroyed pool returns no bytes (and publishes no clock); it, and a free of no
+  // allocation seen here, are lifetime bugs, the engine's to report.
+  if (std::size_t(c.pool) < d.pool_destroyed.size() && d.pool_destroyed[std::size_t(c.pool)]) return;
+  std::int32_t inst = d.latest(buf);
+  for (; inst >= 0; inst = d.hot[std::size_t(inst)].prev_of_buffer) {
+    const AllocRec& ar = d.allocs[std::size_t(inst)];
+    if (ar.chunk.addr == c.addr && ar.chunk.pool == c.pool && !ar.freed) break;
   }
-  std::int32_t inst = -1, freed_match = -1;
-  for (std::int32_t i = d.latest(buf); i >= 0; i = d.hot[std::size_t(i)].prev_of_buffer) {
-      const AllocRec& ar = d.allocs[std::size_t(i)];
-      if (ar.chunk.addr != c.addr || ar.chunk.pool != c.pool) continue;
-      if (!ar.freed) {
-        inst = i;
-        break;
-      }
-      freed_match = i;
-    }
-  if (inst < 0) {
-    if (freed_match >= 0) {
-      AllocRec& ar = d.allocs[std::size_t(freed_match)];
-      if (!ar.double_free_reported) {
-        ar.double_free_reported = true;
-        ++d.double_frees;
-        d.lifetime("double-free", freed_match, {c.addr, c.bytes}, a, t);
-      }
-    } else {
-      ++d.unknown_frees;
-      d.lifetime("unknown-free", -1, {c.addr, c.bytes}, a, t);
-    }
-    return;
-  }
+  if (inst < 0) return;
   AllocRec& ar = d.allocs[std::size_t(inst)];
   ar.freed = true;
-  --d.unfreed;
   ar.free_time = t;
   ar.free_agent = a;
   // the pool lock: publish the freeing agent's clock on the freed bytes, then tick (a release)
@@ -403,9 +352,9 @@ void RaceDetector::Impl::handle_pool_destroyed(PoolId p, TimeNs t) {
 }
 
 void RaceDetector::Impl::handle_device_op(const DeviceOpSpan& span) {
-  // Only ops that access memory can appear in a finding; markers, event records and waits
-  // (HostDelay, observer.h) cannot.
-  if (span.kind != HostOpKind::HostDelay) spans.record(span);
+  // Only ops that access memory can appear in a finding; markers (event records and waits,
+  // callback hand-offs) cannot.
+  if (span.kind != DeviceOpKind::Marker) spans.record(span);
 }
 
 // ---- The observer calls: queued (race_detector.h, call_queue.h), handled here in arrival order.
@@ -454,46 +403,16 @@ void RaceDetector::Impl::drain(race::CallQueue& queue) {
   queue.clear();
 }
 
-void RaceDetector::finish(RunResult& result) {
+RaceReport RaceDetector::finish(std::string_view policy) {
   drain();
-  Impl& d = *impl_;
-  // (only a run with leaks reads every record again)
-  for (std::size_t i = 0; d.unfreed != 0 && i < d.allocs.size(); ++i) {
-    const AllocRec& ar = d.allocs[i];
-    if (ar.freed) continue;
-    ++d.leaks;
-    d.lifetime("leak", std::int32_t(i), {ar.chunk.addr, ar.chunk.bytes}, -1, ar.alloc_time);
-  }
-  result.races_latent = d.latent;
-  result.races_manifest = d.manifest;
-  // Lifetime bugs: an engine may count them itself (sim/engine does). A kind the result already
-  // reports stays the engine's (count and records); otherwise the detector's own is used.
-  struct Kind {
-    const char* name;
-    std::uint64_t* result_count;
-    std::uint64_t mine;
-    bool engine_has;
-  };
-  Kind kinds[] = {{"double-free", &result.double_frees, d.double_frees, false},
-                  {"use-after-release", &result.use_after_release, d.use_after_release, false},
-                  {"unknown-free", &result.unknown_frees, d.unknown_frees, false},
-                  {"callback-after-pool-destroyed", &result.callbacks_after_pool_destroyed, d.callbacks_after_destroy, false},
-                  {"leak", &result.leaks, d.leaks, false}};
-  for (Kind& k : kinds) {
-    k.engine_has = *k.result_count > 0;
-    if (!k.engine_has) *k.result_count = k.mine;
-  }
-  auto dropped = [&](const std::string& kind) {
-    for (const Kind& k : kinds)
-      if (kind == k.name) return k.engine_has;
-    return false;
-  };
-  std::vector<Finding> recs = d.records(result.policy);
-  for (Finding& f : recs) {
-    if (dropped(f.kind)) continue;
-    if (d.options.to_stderr) std::fprintf(stderr, "%s\n", format_finding(f).c_str());
-    if (result.findings.size() < d.options.max_findings) result.findings.push_back(std::move(f));
-  }
+  const Impl& d = *impl_;
+  RaceReport out;
+  out.latent = d.latent;
+  out.manifest = d.manifest;
+  out.records = d.records(policy);
+  if (d.options.to_stderr)
+    for (const Finding& f : out.records) std::fprintf(stderr, "%s\n", format_finding(f).c_str());
+  return out;
 }
 
 }  // namespace allocsim

@@ -10,6 +10,7 @@
 
 #include "allocsim/core/backend.h"
 #include "allocsim/core/program.h"
+#include "allocsim/core/result.h"
 
 namespace allocsim {
 
@@ -20,7 +21,7 @@ struct DeviceAccess {
 
 /// A kernel / memset / copy as launched: duration already drawn from its distribution.
 struct DeviceOp {
-  HostOpKind kind = HostOpKind::Kernel;
+  DeviceOpKind kind = DeviceOpKind::Kernel;  // Kernel / Memset / Copy
   TimeNs duration = 0;
   std::vector<DeviceAccess> reads, writes;
   std::string_view label;  // "kernel", "memset", "copy" or a scenario-given name (static storage)
@@ -43,8 +44,10 @@ class Device : public Backend {
   virtual void note_alloc(const BufferInfo& buf) = 0;         // after a successful allocation
   virtual void note_host_release(const BufferInfo& buf) = 0;  // host refcount -> 0 (live -> pending)
   virtual void note_oom(StreamId s, std::uint64_t bytes, bool scratch) = 0;
-  /// A program error found at run time (double release, use after release, ...): a Finding.
-  virtual void note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) = 0;
+  /// A program error the interpreter found (released twice, released but never allocated, used
+  /// after release, still held at the end): a lifetime finding of kind `kind`, which the device
+  /// counts (see engine/lifetime_findings.h for why the device owns them).
+  virtual void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) = 0;
 };
 
 }  // namespace allocsim

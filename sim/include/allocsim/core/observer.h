@@ -34,7 +34,7 @@ struct MemoryCounters {
 struct DeviceOpSpan {
   std::uint64_t op_seq = 0;  // unique per run, in enqueue order
   StreamId stream = kNoStream;
-  HostOpKind kind = HostOpKind::Kernel;  // Kernel / Memset / Copy; markers use HostDelay
+  DeviceOpKind kind = DeviceOpKind::Kernel;
   // "kernel", "memset", "callback-marker", "event-record", a scenario's kernel name...: static
   // storage or storage that outlives the run (observers may keep the view and key on its address)
   std::string_view label;

@@ -45,6 +45,11 @@ enum class HostOpKind : std::uint8_t {
   Shutdown,        // tear down device state (drain callback streams, destroy pool); see wrong_order
 };
 
+/// What a stream runs (DeviceOp, DeviceOpSpan): the device ops a program launches (Kernel, Memset,
+/// Copy) and the markers a backend puts on streams itself (event record, event wait, callback
+/// hand-off), which take no time of their own and touch no memory.
+enum class DeviceOpKind : std::uint8_t { Kernel, Memset, Copy, Marker };
+
 struct HostOp {
   HostOpKind kind = HostOpKind::HostDelay;
   StreamId stream = kNoStream;  // index into Program::streams

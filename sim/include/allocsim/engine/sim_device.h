@@ -25,6 +25,7 @@
 #include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
 #include "allocsim/engine/event_queue.h"
+#include "allocsim/engine/lifetime_findings.h"
 #include "allocsim/engine/plan_executor.h"
 #include "allocsim/pool/device_pools.h"
 #include "allocsim/pool/memory_accounting.h"
@@ -53,8 +54,10 @@ class SimDevice final : public Device {
 
   /// Runs the program to the end (or to a deadlock / the event bound). Call once.
   void run(Interpreter& interpreter);
-  /// Copies completion, accounting, counters, lifetime findings and warnings into `r`.
-  void fill(RunResult& r) const;
+  /// Completion, accounting, counters and warnings: the engine's part of the run's result.
+  RunMeasures measures() const;
+  /// The run's lifetime findings (complete once run() returned).
+  const LifetimeFindings& lifetime() const { return lifetime_; }
 
   std::uint64_t events_processed() const { return events_processed_; }
   std::size_t stream_count() const { return streams_.size(); }
@@ -87,7 +90,7 @@ class SimDevice final : public Device {
   void note_alloc(const BufferInfo& buf) override;
   void note_host_release(const BufferInfo& buf) override;
   void note_oom(StreamId s, std::uint64_t bytes, bool scratch) override;
-  void note_lifetime_violation(std::string_view kind, const BufferInfo& buf, std::string detail) override;
+  void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override;
 
  private:
   enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpEnd, kHandoff, kCallbackDone };
@@ -165,7 +168,10 @@ class SimDevice final : public Device {
   StreamOp& enqueue(StreamId s, StreamOp::Kind kind);
   void release(AgentId a, std::uint64_t key);
   void acquire(AgentId a, std::uint64_t key);
-  void add_finding(std::string_view kind, const BufferInfo* buf, AddrRange range, std::string detail);
+  /// The record of a lifetime finding the host or a callback ran into now.
+  Finding lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range, std::string detail);
+  /// The record of a leak found at the end: an allocation never returned to a live pool.
+  Finding unreturned_record(const BufferInfo& buf, TimeNs release_time) const;
   std::string buffer_name(BufferId b) const;
 
   const Program& program_;
@@ -230,9 +236,7 @@ class SimDevice final : public Device {
 
   // counters, findings, warnings
   std::uint64_t allocs_ = 0, frees_ = 0, callbacks_run_ = 0, ooms_ = 0, fallbacks_ = 0;
-  std::uint64_t double_frees_ = 0, use_after_release_ = 0, unknown_frees_ = 0, after_destroy_ = 0, leaks_ = 0;
-  std::vector<Finding> findings_;
-  std::size_t leak_records_ = 0;
+  LifetimeFindings lifetime_{config_.max_findings};
   std::vector<std::string> warnings_;
   std::unordered_set<std::string> warned_;
 };

@@ -64,8 +64,8 @@ class MemoryAccounting {
 
   const MemoryCounters& current() const { return mem_; }
   const MemoryPeaks& peaks() const { return peaks_; }
-  /// Copies the peaks into r.peak_* (RunResult).
-  void fill(RunResult& r) const;
+  /// Copies the peaks into r.peak_* (the engine's part of a RunResult).
+  void fill(RunMeasures& r) const;
 
  private:
   struct Allocation {

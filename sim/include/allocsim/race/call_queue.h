@@ -32,7 +32,7 @@ namespace allocsim::race {
 struct QueuedCall {
   enum Kind : std::uint8_t { Release, Acquire, Read, Write, Alloc, HostRelease, PoolFree, PoolDestroyed, DeviceOp };
   Kind kind = Release;
-  HostOpKind op_kind = HostOpKind::Kernel;  // DeviceOp
+  DeviceOpKind op_kind = DeviceOpKind::Kernel;  // DeviceOp
   AgentId agent = -1;
   BufferId buffer = -1;
   StreamId stream = kNoStream;  // Alloc: the allocating stream; DeviceOp: the op's stream

@@ -7,22 +7,19 @@
 //    overlaps them acquires it into the allocating agent.
 //  - manifest corruption: in this run's timeline (reads at op start, writes at op end) an allocation
 //    read bytes that another allocation wrote after its own last write of them.
-//  - lifetime bugs: double free, free of an unknown buffer, use after the host released a buffer,
-//    a pool free after the pool was destroyed (callback after shutdown), leaks at the end.
+// Lifetime bugs (double free, leak, ...) are not its business: the engine, which sees more of them,
+// counts them (engine/lifetime_findings.h).
 //
 // Counting (deterministic): a latent race is counted once per unordered pair of allocation
 // instances, however many access pairs or byte ranges race; its record's range is the hull of every
 // racing range of the pair seen. A manifest corruption is counted once per (victim, clobberer) pair.
-// Lifetime findings are counted once per allocation; a lifetime kind the engine already counted in
-// the RunResult (sim/engine counts its own) is left to the engine at finish(). Records keep detection order (the first
-// `max_findings`, all kinds; leaks are added at finish()).
+// Records keep detection order (the first `max_findings`).
 //
 // Engine conventions it relies on (observer.h): accesses arrive in nondecreasing time order;
 // EnqueuedOp and CallbackHandoff sync objects are acquired once after their release (they are then
 // dropped, keeping memory bounded); an EnqueuedOp's id is the op's op_seq (used to tell apart two
-// allocations of one BufferId and to date a use after release; if the ids turn out not to be op_seqs
-// the detector notices and falls back to the latest allocation of the buffer, without use-after-release
-// dating).
+// allocations of one BufferId; if the ids turn out not to be op_seqs the detector notices and falls
+// back to the latest allocation of the buffer).
 //
 // Allocations are instances: a BufferId allocated twice is two allocations (an access belongs to the
 // latest instance allocated before its op was enqueued).
@@ -61,6 +58,12 @@ struct RaceOptions {
   bool to_stderr = false;         // print each finding in a readable two-line form
 };
 
+/// The detector's part of a run's result (simulate() writes it into the RunResult).
+struct RaceReport {
+  std::uint64_t latent = 0, manifest = 0;
+  std::vector<Finding> records;  // latent and manifest, detection order, at most max_findings
+};
+
 /// Latent races (happens-before, vector clocks over host, callback thread, streams) and manifest
 /// corruption (timeline shadow memory) from the Observer stream of one run.
 ///
@@ -73,9 +76,9 @@ class RaceDetector final : public Observer {
   RaceDetector(const RaceDetector&) = delete;
   RaceDetector& operator=(const RaceDetector&) = delete;
 
-  /// Adds races_latent, races_manifest, the lifetime counts and the finding records to `result`
-  /// (result.policy names the policy in each record's action_between). Call once, after on_end.
-  void finish(RunResult& result);
+  /// The counts and records. `policy` names the policy in each record's action_between. Call once,
+  /// after on_end.
+  RaceReport finish(std::string_view policy = {});
 
   void on_stream_created(StreamId s, std::string_view name) override;
   void on_release_sync(AgentId a, std::uint64_t key) override {
