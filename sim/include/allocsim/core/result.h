@@ -91,6 +91,12 @@ struct RunMeasures {
   TimeNs peak_in_use_time = 0, peak_live_time = 0, peak_pending_time = 0, peak_pool_time = 0;
 
   TimeNs makespan_ns = 0, host_stall_ns = 0;
+  // Host time blocked, by cause (issue 15): the policy's and guard's own waits, the compute
+  // semaphore, OOM waits (allocator retry), and the program's own synchronisations. Together they
+  // are the host's blocked time; host_stall_ns (makespan - host work) also holds the final drain.
+  TimeNs host_blocked_policy_ns = 0, host_blocked_semaphore_ns = 0, host_blocked_oom_ns = 0,
+         host_blocked_sync_ns = 0;
+  TimeNs device_idle_ns = 0;  // time within the makespan when no stream ran a device op
 
   std::uint64_t allocs = 0, frees = 0, callbacks = 0, ooms = 0, fallbacks = 0;
   std::vector<std::string> warnings;  // distinct warnings (e.g. fallback reasons), in first-seen order
