@@ -223,6 +223,12 @@ TEST_CASE("results/torch/README.md claims hold on the data", "[torch][readme]") 
       CHECK(r.at("races.manifest") == "0");
     }
   check_claim("are 0 in every row of both `results.csv` files **by construction**");
+  for (const std::string trace : {"mlp_adamw", "sidestream_record_stream"}) {
+    INFO(trace << "/report.md must hold the verdict the README quotes");
+    CHECK(read_text(std::string(ALLOCSIM_SOURCE_DIR) + "/results/torch/" + trace + "/report.md")
+              .find("- Race-free: 7 of 7 options.") != std::string::npos);
+  }
+  check_claim("The verdict in each `report.md` (\"Race-free: 7 of 7 options\") is empty");
 
   // what the data says about frees
   REQUIRE(mlp.requested.size() == 1);
