@@ -255,6 +255,8 @@ TEST_CASE("results/torch/README.md claims hold on the data", "[torch][readme]") 
   check_claim("pool to " + mib(num(deferred, "memory.peak_pool_bytes")) + " MiB, " +
               fmt("%.3f×", num(deferred, "memory.peak_pool_bytes") / side.max_reserved));
   CHECK(num(deferred, "memory.peak_pool_bytes") > side.max_reserved);
+  CHECK(num(deferred, "memory.peak_bytes_in_use") < side.max_reserved);
+  check_claim("Its peak in-use, " + mib(num(deferred, "memory.peak_bytes_in_use")) + " MiB, is below PyTorch's reserved");
 
   // immediate and stream-aware: the same peak, below PyTorch's reserved
   const double side_immediate = num(side_runs.at("immediate"), "memory.peak_bytes_in_use");
