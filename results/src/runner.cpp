@@ -41,6 +41,7 @@ RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector
   r.race_detection = options.detect_races;
   r.reference_max_allocated = scenario.reference_max_allocated;
   r.reference_max_reserved = scenario.reference_max_reserved;
+  if (!scenario.race_caveat.empty()) r.warnings.push_back(scenario.race_caveat);
   return r;
 }
 

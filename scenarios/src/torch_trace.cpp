@@ -96,7 +96,10 @@ class TraceImporter {
                     std::to_string(frees_) + " frees: " + std::to_string(frees_ - completed_later_ - never_completed_) +
                     " returned at once, " + std::to_string(completed_later_) + " later, " +
                     std::to_string(never_completed_) + " never; " + std::to_string(recorded_streams_) +
-                    " recorded streams; no kernels recorded, so race counts are not evidence)";
+                    " recorded streams)";
+    s.race_caveat =
+        "trace replay: the trace records no kernel accesses, so no write is modelled and race counts are "
+        "0 by construction, not evidence of safety";
     return s;
   }
 

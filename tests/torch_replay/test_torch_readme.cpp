@@ -221,8 +221,10 @@ TEST_CASE("results/torch/README.md claims hold on the data", "[torch][readme]") 
     for (const auto& r : read_csv(std::string(ALLOCSIM_SOURCE_DIR) + "/results/torch/" + trace + "/results.csv")) {
       CHECK(r.at("races.latent") == "0");
       CHECK(r.at("races.manifest") == "0");
+      CHECK(r.at("warnings") == "1");  // the replay's race caveat
     }
   check_claim("are 0 in every row of both `results.csv` files **by construction**");
+  check_claim("Every run carries this caveat as a warning");
   for (const std::string trace : {"mlp_adamw", "sidestream_record_stream"}) {
     INFO(trace << "/report.md must hold the verdict the README quotes");
     CHECK(read_text(std::string(ALLOCSIM_SOURCE_DIR) + "/results/torch/" + trace + "/report.md")

@@ -13,7 +13,7 @@
 //    just before the Release and lasting until the completion, on a lane stream `held<k>` (the
 //    stream record_stream named is not recorded); a free never completed in the trace holds its
 //    block to the trace's end. Nothing else touches the device, so race counts are 0 by
-//    construction and say nothing about safety;
+//    construction and say nothing about safety (Scenario::race_caveat says so in every run);
 //  - a free of an address allocated before the recording began makes a buffer in
 //    Program::preexisting (allocated at program start); allocations never freed stay live;
 //  - `segment_*`, `snapshot`, `oom` entries do not drive the host program;
