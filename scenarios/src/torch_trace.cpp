@@ -1,11 +1,23 @@
 // PyTorch snapshot replay (model in torch_trace.h and docs/scenarios.md).
 //
 // Two passes. Pass 1 walks the chosen device's trace in record order, pairs each `alloc` with its
-// `free_requested` by address, and turns them into timed events (alloc, last-use kernel, release)
-// on a monotonic clock (a running max of time_us, so a clock step backwards cannot reorder
-// record order). Pass 2 sorts the events by (time, tie-break) and emits host ops through
-// ProgramBuilder with HostDelay gaps. Allocs and releases keep record order, so the program's live
-// bytes follow the trace's requested bytes exactly.
+// `free_requested` by address and each `free_requested` with its `free_completed`, and turns them
+// into timed events (alloc, hold, release) on a monotonic clock (a running max of time_us, so a
+// clock step backwards cannot reorder record order). Pass 2 sorts the events by (time, tie-break),
+// gives each hold a lane stream, and emits host ops through ProgramBuilder with HostDelay gaps.
+// Allocs and releases keep record order, so the program's live bytes follow the trace's requested
+// bytes exactly.
+//
+// Why holds and nothing else on the device: a snapshot records no kernels, only what the host asked
+// of the allocator and when PyTorch gave a block back. PyTorch's free() returns a block at once
+// (`free_completed` is the very next entry) unless record_stream() noted a use on another stream;
+// then it records an event on that stream and returns the block only when a later malloc polls the
+// event as done. So a `free_completed` that is not the next entry is the trace's only evidence of
+// device work on a buffer: the device was still using it after the host freed it, until at most
+// that time; one that never comes means PyTorch never got the block back within the recording.
+// The replay models exactly that interval as a read-only hold, and no other access: which kernels
+// wrote what, and on which stream record_stream pointed at, the trace does not say, so the replay
+// cannot pair conflicting accesses and its race counts are 0 by construction (docs/scenarios.md).
 #include "allocsim/scenarios/torch_trace.h"
 
 #include <boost/json.hpp>
@@ -30,12 +42,13 @@ using scenario_detail::BuildError;
 using scenario_detail::ProgramBuilder;
 
 struct TimedEvent {
-  enum Kind { Alloc, LastUse, Release } kind;
+  enum Kind { Alloc, Hold, Release } kind;
   double time_us;
   std::uint64_t tie;  // record-order tie-break for equal times
   std::string buffer;
   std::uint64_t bytes;
-  StreamId stream;
+  StreamId stream;     // Alloc: the recorded stream; Hold: its lane (set in emit)
+  double end_us = 0;   // Hold: when PyTorch got the block back (or the end of the trace)
 };
 
 class TraceImporter {
@@ -61,8 +74,6 @@ class TraceImporter {
     if (!(device >= 0) || device != std::floor(device) || device >= double(traces->get_array().size()))
       fail("device_traces", "torch_device=" + std::to_string(device) + " but the trace has " +
                                 std::to_string(traces->get_array().size()) + " device(s)");
-    lag_us_ = non_negative_param("torch_last_use_lag_us");
-    kernel_us_ = non_negative_param("torch_kernel_us");
     scale_ = non_negative_param("torch_time_scale");
     const auto dev = static_cast<std::size_t>(device);
     const json::value& entries = traces->get_array()[dev];
@@ -82,7 +93,13 @@ class TraceImporter {
     for (const auto& [k, v] : params_.all()) s.params.set(k, v);
     scenario_detail::apply_common_overrides(s, overrides_);
     s.description = "PyTorch snapshot replay of " + s.name + " (" + std::to_string(allocs_) + " allocs, " +
-                    std::to_string(frees_) + " frees, " + std::to_string(s.program.streams.size()) + " streams)";
+                    std::to_string(frees_) + " frees: " + std::to_string(frees_ - completed_later_ - never_completed_) +
+                    " returned at once, " + std::to_string(completed_later_) + " later, " +
+                    std::to_string(never_completed_) + " never; " + std::to_string(recorded_streams_) +
+                    " recorded streams)";
+    s.race_caveat =
+        "trace replay: the trace records no kernel accesses, so no write is modelled and race counts are "
+        "0 by construction, not evidence of safety";
     return s;
   }
 
@@ -165,12 +182,21 @@ class TraceImporter {
       std::string name;
       std::uint64_t bytes;
       StreamId stream;
-      double time;
-      std::uint64_t tie;
     };
     std::map<std::uint64_t, Live> live;
     std::map<std::uint64_t, std::uint64_t> segments;
     std::map<std::uint64_t, int> incarnation;
+    // A free waiting for its free_completed: its record index and the hold it may become.
+    struct Awaiting {
+      std::size_t entry;
+      TimedEvent hold;
+    };
+    std::map<std::uint64_t, Awaiting> awaiting;
+    auto returned_at = [&](std::map<std::uint64_t, Awaiting>::iterator it, double when) {
+      it->second.hold.end_us = when;
+      if (when > it->second.hold.time_us) events_.push_back(it->second.hold);
+      awaiting.erase(it);
+    };
     double clock = 0;
     bool clock_started = false;
     std::uint64_t live_bytes = 0, segment_bytes = 0;
@@ -194,7 +220,7 @@ class TraceImporter {
         }
         clock = std::max(clock, tv - origin_);
       }
-      const std::uint64_t tie = 3 * std::uint64_t(i) + 1;  // tie - 1: a last use just before it
+      const std::uint64_t tie = 3 * std::uint64_t(i) + 1;  // tie - 1: a hold just before its release
       if (action == "segment_alloc" || action == "segment_free" || action == "segment_map" || action == "segment_unmap") {
         std::uint64_t addr = uint_field(e, "addr", where, true), size = uint_field(e, "size", where, true);
         if (size > scenario_detail::kMaxBufferBytes) fail(where, "size overflow: more than 2^48 bytes");
@@ -210,7 +236,18 @@ class TraceImporter {
         }
         continue;
       }
-      if (action != "alloc" && action != "free_requested") continue;  // free_completed, snapshot, oom, ...
+      if (action == "free_completed") {
+        auto it = awaiting.find(uint_field(e, "addr", where, true));
+        if (it == awaiting.end()) continue;  // its request was before the recording began
+        if (it->second.entry + 1 == i) {
+          awaiting.erase(it);  // returned inside the same free(): no use on another stream
+        } else {
+          ++completed_later_;
+          returned_at(it, clock);
+        }
+        continue;
+      }
+      if (action != "alloc" && action != "free_requested") continue;  // snapshot, oom, ...
       std::uint64_t addr = uint_field(e, "addr", where, true);
       std::uint64_t size = uint_field(e, "size", where, action == "alloc");
       if (size > scenario_detail::kMaxBufferBytes) fail(where, "size overflow: more than 2^48 bytes");
@@ -224,10 +261,16 @@ class TraceImporter {
       if (action == "alloc") {
         if (size == 0) fail(where, "alloc of 0 bytes");
         if (live.count(addr)) fail(where, "alloc at address " + std::to_string(addr) + " which is still allocated");
+        // PyTorch hands out only blocks it has got back, so a block allocated again without a
+        // free_completed was back by now (the recording missed the completion).
+        if (auto it = awaiting.find(addr); it != awaiting.end()) {
+          ++completed_later_;
+          returned_at(it, clock);
+        }
         StreamId sid = stream_index(raw_stream);
         std::string name = "0x" + hex(addr);
         if (int n = incarnation[addr]++; n > 0) name += "#" + std::to_string(n);
-        live[addr] = Live{name, size, sid, clock, tie};
+        live[addr] = Live{name, size, sid};
         events_.push_back({TimedEvent::Alloc, clock, tie, name, size, sid});
         live_bytes += size;
         peak_live_bytes_ = std::max(peak_live_bytes_, live_bytes);
@@ -235,27 +278,29 @@ class TraceImporter {
       } else {
         auto it = live.find(addr);
         Live b;
-        bool pre = it == live.end();
-        if (pre) {  // allocated before the recording began
+        if (it == live.end()) {  // allocated before the recording began
           if (size == 0) fail(where, "free_requested of an address never allocated in the trace, without a 'size'");
           StreamId sid = stream_index(raw_stream);
           std::string name = "0x" + hex(addr);
           if (int n = incarnation[addr]++; n > 0) name += "#" + std::to_string(n);
-          b = Live{name, size, sid, 0, 0};
+          b = Live{name, size, sid};
           preexisting_.push_back({name, size});
         } else {
           b = it->second;
           live.erase(it);
           live_bytes -= b.bytes;
         }
-        double use = clock - lag_us_;
-        if (use <= b.time) events_.push_back({TimedEvent::LastUse, b.time, pre ? 0 : b.tie + 1, b.name, b.bytes, b.stream});
-        else events_.push_back({TimedEvent::LastUse, use, tie - 1, b.name, b.bytes, b.stream});
         events_.push_back({TimedEvent::Release, clock, tie, b.name, b.bytes, b.stream});
+        awaiting[addr] = Awaiting{i, {TimedEvent::Hold, clock, tie - 1, b.name, b.bytes, kNoStream}};
         ++frees_;
       }
       if (events_.size() > limits_.max_ops) fail(where, "trace has more than " + std::to_string(limits_.max_ops) + " ops");
     }
+    // Frees never completed in the recording: PyTorch still had not got the block back at its end.
+    never_completed_ = awaiting.size();
+    while (!awaiting.empty()) returned_at(awaiting.begin(), clock);
+    if (events_.size() > limits_.max_ops) fail(base, "trace has more than " + std::to_string(limits_.max_ops) + " ops");
+    recorded_streams_ = stream_ids_.size();
   }
 
   static std::string hex(std::uint64_t v) {
@@ -265,15 +310,29 @@ class TraceImporter {
   }
 
   Program emit() {
-    std::vector<StreamSpec> streams(stream_ids_.size());
-    if (streams.empty()) streams.resize(1);
-    for (const auto& [raw, id] : stream_ids_)
-      streams[static_cast<std::size_t>(id)] = {id == 0 ? "compute" : "stream" + std::to_string(id), id == 0};
-    streams[0] = {"compute", true};
-    ProgramBuilder b(std::move(streams), limits_.max_ops);
     std::stable_sort(events_.begin(), events_.end(), [](const TimedEvent& x, const TimedEvent& y) {
       return x.time_us != y.time_us ? x.time_us < y.time_us : x.tie < y.tie;
     });
+    std::vector<StreamSpec> streams(std::max<std::size_t>(recorded_streams_, 1));
+    for (const auto& [raw, id] : stream_ids_)
+      streams[static_cast<std::size_t>(id)] = {id == 0 ? "compute" : "stream" + std::to_string(id), id == 0};
+    streams[0] = {"compute", true};
+    // The stream record_stream() named is not in the trace, so each hold runs on a lane of its own
+    // while it lasts: a lane is reused only once its previous hold has ended, so no hold waits
+    // behind another and each ends when the trace says its block came back.
+    std::vector<double> lane_end;
+    for (auto& ev : events_) {
+      if (ev.kind != TimedEvent::Hold) continue;
+      std::size_t lane = 0;
+      while (lane < lane_end.size() && lane_end[lane] > ev.time_us) ++lane;
+      if (lane == lane_end.size()) {
+        lane_end.push_back(0);
+        streams.push_back({"held" + std::to_string(lane), false});
+      }
+      lane_end[lane] = ev.end_us;
+      ev.stream = static_cast<StreamId>(streams.size() - lane_end.size() + lane);
+    }
+    ProgramBuilder b(std::move(streams), limits_.max_ops);
     try {
       for (const auto& [name, bytes] : preexisting_) b.preexisting(name, bytes);
       double now = 0;
@@ -291,13 +350,13 @@ class TraceImporter {
         switch (ev.kind) {
           case TimedEvent::Alloc: b.alloc(ev.buffer, ev.stream, ev.bytes, 0); break;
           case TimedEvent::Release: b.release(ev.buffer, 0); break;
-          case TimedEvent::LastUse: {
+          case TimedEvent::Hold: {
+            // Read-only: the trace shows the device still had the block, not what it did with it.
             HostOp k;
             k.kind = HostOpKind::Kernel;
             k.stream = ev.stream;
-            k.duration = Duration::fixed(std::round(kernel_us_ * 1000.0));
+            k.duration = Duration::fixed(std::round((ev.end_us - ev.time_us) * 1000.0 * scale_));
             k.reads = {b.access(ev.buffer, 0, 0)};
-            k.writes = k.reads;
             b.push(std::move(k));
             break;
           }
@@ -313,12 +372,14 @@ class TraceImporter {
   Params params_;
   Params overrides_;
   LoadLimits limits_;
-  double lag_us_ = 0, kernel_us_ = 0, scale_ = 1, origin_ = 0;
+  double scale_ = 1, origin_ = 0;
   std::map<std::uint64_t, StreamId> stream_ids_;
   std::vector<TimedEvent> events_;
   std::vector<std::pair<std::string, std::uint64_t>> preexisting_;
   std::uint64_t peak_live_bytes_ = 0, peak_segment_bytes_ = 0;
   std::size_t allocs_ = 0, frees_ = 0;
+  std::size_t completed_later_ = 0, never_completed_ = 0;  // frees not returned inside free()
+  std::size_t recorded_streams_ = 0;                       // stream_ids_ before the hold lanes
 };
 
 }  // namespace
@@ -326,9 +387,7 @@ class TraceImporter {
 Params torch_trace_default_params() {
   Params p;
   p.set("torch_device", 0);            // which device_traces entry to replay
-  p.set("torch_last_use_lag_us", 5);   // last-use kernel enqueued this long before the release
-  p.set("torch_kernel_us", 20);        // duration of that last-use kernel
-  p.set("torch_time_scale", 1);        // multiplies recorded host gaps (0 = host never waits)
+  p.set("torch_time_scale", 1);        // multiplies recorded gaps and holds (0: no waits, holds end at once)
   return p;
 }
 

@@ -24,6 +24,7 @@
 #include "allocsim/core/policy.h"
 #include "allocsim/results/runner.h"
 #include "allocsim/scenarios/loader.h"
+#include "allocsim/scenarios/torch_trace.h"
 #include "test_inputs.h"
 
 using namespace allocsim;
@@ -149,4 +150,64 @@ TEST_CASE("the replay's live bytes depend on the trace, not on the policy", "[to
   const RunResult rb = replay(load_scenario(trace_path(kTraces[1])), kTraces[1], "immediate", "none");
   CHECK(ra.peak_live_bytes == a.peak_requested);
   CHECK(rb.peak_live_bytes == b.peak_requested);
+}
+
+namespace {
+
+/// X (1 MiB) is allocated and freed on a side stream; then Y (at 110 us) and, with `z`, Z (at
+/// 1500 us), 1 MiB each, are allocated on the same stream and kept. `completion` is X's
+/// free_completed entry: right after its request (returned inside free()), at 1000 us (between Y
+/// and Z: record_stream's event polled late), or none.
+std::string side_stream_trace(const std::string& completion, bool z) {
+  const std::string x_done = R"({"action": "free_completed", "addr": 4096, "size": 1048576, "stream": 7, "time_us": )";
+  return std::string(R"({"device_traces": [[
+    {"action": "alloc", "addr": 4096, "size": 1048576, "stream": 7, "time_us": 0},
+    {"action": "free_requested", "addr": 4096, "size": 1048576, "stream": 7, "time_us": 10},)") +
+         (completion == "at once" ? x_done + "10},\n" : "") + R"(
+    {"action": "alloc", "addr": 9999360, "size": 1048576, "stream": 7, "time_us": 110},)" +
+         (completion == "later" ? x_done + "1000},\n" : "") +
+         (z ? R"({"action": "alloc", "addr": 19998720, "size": 1048576, "stream": 7, "time_us": 1500},)" : "") + R"(
+    {"action": "alloc", "addr": 99999744, "size": 256, "stream": 0, "time_us": 2000}
+  ]]})";
+}
+
+RunResult replay_text(const std::string& text, const std::string& policy) {
+  RunConfig config;
+  config.scenario = "synthetic";
+  config.policy = policy;
+  config.guard = "none";
+  return run_one(torch_trace_from_json(text, "synthetic.json"), config);
+}
+
+constexpr std::uint64_t kMiB = 1 << 20;
+
+}  // namespace
+
+TEST_CASE("a side-stream free completed later keeps its block until the completion", "[torch]") {
+  // Under deferred-callback the block comes back only after its hold: Y needs fresh bytes, Z
+  // (after the completion) takes X's. Under immediate the host's release returns it at once.
+  const RunResult held = replay_text(side_stream_trace("later", false), "deferred-callback");
+  INFO(held.error);
+  REQUIRE(held.completed);
+  CHECK(held.peak_pending_bytes >= kMiB);
+  CHECK(held.peak_bytes_in_use >= 2 * kMiB);
+  CHECK(held.races_latent == 0);
+  CHECK(replay_text(side_stream_trace("later", true), "deferred-callback").peak_bytes_in_use < 3 * kMiB);
+  const RunResult immediate = replay_text(side_stream_trace("later", false), "immediate");
+  CHECK(immediate.peak_pending_bytes == 0);
+  CHECK(immediate.peak_bytes_in_use < 2 * kMiB);
+}
+
+TEST_CASE("a free returned inside free() holds nothing", "[torch]") {
+  const RunResult r = replay_text(side_stream_trace("at once", false), "deferred-callback");
+  REQUIRE(r.completed);
+  CHECK(r.peak_bytes_in_use < 2 * kMiB);
+}
+
+TEST_CASE("a free never completed in the trace is held to its end", "[torch]") {
+  // still held when Z is allocated at 1500 us: X, Y and Z all hold bytes
+  const RunResult r = replay_text(side_stream_trace("never", true), "deferred-callback");
+  REQUIRE(r.completed);
+  CHECK(r.peak_pending_bytes >= kMiB);
+  CHECK(r.peak_bytes_in_use >= 3 * kMiB);
 }

@@ -1,6 +1,7 @@
 // PyTorch's own figures travel from the trace to the report: Scenario::reference_max_* -> RunResult
 // (run_one) -> result JSON / CSV (extra columns after the section-6 ones) -> results.json read back
 // -> report.md's summary table, which sets each policy's peak pool beside max_memory_reserved.
+// The replay's race caveat travels with them into RunResult::warnings.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -39,7 +40,7 @@ RunResult fake_run(const std::string& scenario, const std::string& policy, std::
 
 }  // namespace
 
-TEST_CASE("run_one carries the trace's max_memory_allocated / max_memory_reserved", "[torch][report]") {
+TEST_CASE("run_one carries the trace's max_memory_allocated / max_memory_reserved and race caveat", "[torch][report]") {
   const Scenario s = load_scenario(mlp_trace());
   REQUIRE(s.reference_max_reserved > 0);
   RunConfig c;
@@ -48,10 +49,14 @@ TEST_CASE("run_one carries the trace's max_memory_allocated / max_memory_reserve
   const RunResult r = run_one(s, c);
   CHECK(r.reference_max_allocated == s.reference_max_allocated);
   CHECK(r.reference_max_reserved == s.reference_max_reserved);
-  // a built-in has none
+  // and says its race counts are no evidence
+  REQUIRE(!s.race_caveat.empty());
+  CHECK(std::count(r.warnings.begin(), r.warnings.end(), s.race_caveat) == 1);
+  // a built-in has none of these
   const RunResult b = run_one(load_scenario("seed-repro"), c);
   CHECK(b.reference_max_reserved == 0);
   CHECK(b.reference_max_allocated == 0);
+  CHECK(std::count(b.warnings.begin(), b.warnings.end(), s.race_caveat) == 0);
 }
 
 TEST_CASE("reference figures are extra JSON keys and CSV columns after the section-6 ones", "[torch][report]") {

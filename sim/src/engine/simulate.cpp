@@ -83,6 +83,9 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
     std::optional<RaceReport> report;
     if (races) report = races->finish(r.policy);
     write_result(r, device, report ? &*report : nullptr, options.max_findings);
+    // A scenario that cannot support race claims (a trace replay with no device accesses) says so
+    // in every run's warnings, where the summary, results.json and results.csv show it.
+    if (!scenario.race_caveat.empty()) r.warnings.push_back(scenario.race_caveat);
   } catch (const std::exception& e) {
     r.completed = false;
     r.error = std::string("internal error: ") + e.what();

@@ -7,12 +7,16 @@
 //    recorded stream id becomes a program stream `stream<k>` in order of first appearance;
 //  - `alloc` -> Alloc on the recorded stream; `free_requested` -> Release; the host waits between
 //    entries with HostDelay to follow `time_us` (scaled by `torch_time_scale`);
-//  - the trace has no kernels, so each buffer's last device use is a Kernel on its stream that
-//    reads and writes the whole buffer, enqueued `torch_last_use_lag_us` before the release (never
-//    before the allocation) and lasting `torch_kernel_us`;
+//  - the trace has no kernels. Its only evidence of device work is a `free_completed` that PyTorch
+//    did not record inside the free() itself (record_stream's event polled later): the device
+//    still had the block until then. Such a free gets a read-only Kernel on the buffer, enqueued
+//    just before the Release and lasting until the completion, on a lane stream `held<k>` (the
+//    stream record_stream named is not recorded); a free never completed in the trace holds its
+//    block to the trace's end. Nothing else touches the device, so race counts are 0 by
+//    construction and say nothing about safety (Scenario::race_caveat says so in every run);
 //  - a free of an address allocated before the recording began makes a buffer in
 //    Program::preexisting (allocated at program start); allocations never freed stay live;
-//  - `free_completed`, `segment_*`, `snapshot`, `oom` entries do not drive the host program;
+//  - `segment_*`, `snapshot`, `oom` entries do not drive the host program;
 //    metadata.max_memory_allocated / max_memory_reserved become Scenario::reference_max_*.
 #pragma once
 #include <string>

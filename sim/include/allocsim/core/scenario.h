@@ -34,6 +34,9 @@ struct Scenario {
   /// PyTorch traces only: the trace's own max_memory_allocated / max_memory_reserved (0 = unknown).
   std::uint64_t reference_max_allocated = 0;
   std::uint64_t reference_max_reserved = 0;
+  /// Why this scenario's race counts are no evidence of safety, "" when they are. A PyTorch trace
+  /// replay sets it (the trace records no kernel accesses); run_one adds it to RunResult::warnings.
+  std::string race_caveat;
 };
 
 }  // namespace allocsim
