@@ -12,6 +12,7 @@
 #include "allocsim/core/policy.h"
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/validate_report.h"
+#include "allocsim/hw/validate_summary.h"
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/resolve.h"
@@ -106,6 +107,11 @@ int main(int argc, char** argv) {
   val->add_option("--semaphore", semaphore, "compute semaphore capacity (default: the scenario's)")
       ->check(CLI::Range(1, 1 << 20));
   val->add_option("--set", sets, "key=value scenario/policy parameter");
+  std::string session;
+  auto* sum = app.add_subcommand("summarize",
+                                 "write DIR/validate.md, the session summary computed from DIR/*/semaphore-*/validate.json "
+                                 "(needs no GPU)\n  example: allocsim-hw summarize results/hw/h200");
+  sum->add_option("DIR", session, "the folder validate wrote its scenario folders into")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -114,6 +120,11 @@ int main(int argc, char** argv) {
   }
   try {
     if (*cal) return cmd_calibrate(out, iterations);
+    if (*sum) {
+      write_file_atomically(session + "/validate.md", hw::validate_summary_markdown(session));
+      std::cerr << "wrote " << session << "/validate.md\n";
+      return 0;
+    }
     RunConfig run;
     run.scenario = scenario;
     if (val->count("--semaphore")) run.semaphore = semaphore;

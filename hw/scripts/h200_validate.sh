@@ -23,3 +23,5 @@ done
 for s in 1 32; do
   run $B validate conv-autotune --policies all --guards all --trials 20 --semaphore $s --platform "$P" --out "$O/conv-autotune/semaphore-$s"
 done
+# The session summary, computed from the validate.json files above (no GPU needed).
+run $B summarize "$O"

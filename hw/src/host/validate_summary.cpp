@@ -1,0 +1,274 @@
+// validate_summary_markdown: reads a session's validate.json files and computes its summary (see
+// the header for why it is generated).
+#include "allocsim/hw/validate_summary.h"
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace allocsim::hw {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+// Rate differences beyond this many percentage points are marked in the tables: the tolerance
+// issue 17 sets for a whole scenario x semaphore.
+constexpr double kMarkedDiffPp = 10.0;
+
+struct Run {
+  std::string scenario, policy, guard;
+  int semaphore = 0, trials = 0, executions = 0, aliased = 0, corrupted = 0;
+  std::uint64_t corrupted_executions = 0, peak_hw = 0, peak_hw_min = 0, peak_sim = 0, latent = 0,
+                manifest_executions = 0;
+  double hw_rate = 0, sim_rate = 0, host_ns_per_free = 0;
+  int sim_runs = 0;
+  bool sim_available = true;
+  std::string error;
+
+  double diff_pp() const { return 100.0 * (hw_rate - sim_rate); }
+  bool sim_racy() const { return latent > 0 || manifest_executions > 0; }
+  std::string combo() const { return policy + " + " + guard; }
+};
+
+struct Session {
+  std::string device;
+  json::object platform;
+  std::vector<Run> runs;  // by scenario, semaphore, then the file's order (registry order)
+};
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+std::string mib(std::uint64_t bytes) { return fmt("%.2f", double(bytes) / (1 << 20)); }
+std::string pct(double rate) { return fmt("%.1f%%", 100.0 * rate); }
+std::string pp(double v) {
+  std::string s = fmt("%+.1f pp", v);
+  return std::fabs(v) > kMarkedDiffPp ? "**" + s + "**" : s;
+}
+
+const json::value& field(const json::object& o, const char* key, const fs::path& file) {
+  const json::value* v = o.if_contains(key);
+  if (!v) throw std::runtime_error(file.string() + ": missing field '" + key + "'");
+  return *v;
+}
+std::uint64_t u64(const json::object& o, const char* key, const fs::path& file) {
+  return json::value_to<std::uint64_t>(field(o, key, file));
+}
+double num(const json::object& o, const char* key, const fs::path& file) {
+  return json::value_to<double>(field(o, key, file));
+}
+std::string str(const json::object& o, const char* key, const fs::path& file) {
+  return json::value_to<std::string>(field(o, key, file));
+}
+
+void read_file(const fs::path& file, Session& s) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  boost::system::error_code ec;
+  json::value root = json::parse(text.str(), ec);
+  if (ec || !root.is_object()) throw std::runtime_error(file.string() + ": not a validate.json (" + ec.message() + ")");
+  const json::object& top = root.get_object();
+  if (s.device.empty()) s.device = str(top, "device", file);
+  if (s.platform.empty()) s.platform = field(top, "platform", file).as_object();
+  const std::string scenario = str(top, "scenario", file);
+  const int semaphore = int(u64(top, "semaphore", file));
+  for (const json::value& v : field(top, "runs", file).as_array()) {
+    const json::object& o = v.as_object();
+    const json::object& sim = field(o, "sim", file).as_object();
+    Run r;
+    r.scenario = scenario;
+    r.semaphore = semaphore;
+    r.policy = str(o, "policy", file);
+    r.guard = str(o, "guard", file);
+    r.trials = int(u64(o, "trials", file));
+    r.executions = int(u64(o, "executions", file));
+    r.aliased = int(u64(o, "aliased", file));
+    r.corrupted = int(u64(o, "corrupted", file));
+    r.corrupted_executions = u64(o, "corrupted_executions", file);
+    r.hw_rate = num(o, "corrupted_rate", file);
+    r.peak_hw = u64(o, "peak_bytes_in_use", file);
+    r.peak_hw_min = u64(o, "peak_bytes_in_use_min", file);
+    r.host_ns_per_free = num(o, "host_ns_per_free", file);
+    r.error = str(o, "error", file);
+    r.sim_runs = int(u64(sim, "runs", file));
+    r.latent = u64(sim, "latent", file);
+    r.manifest_executions = u64(sim, "manifest_executions", file);
+    r.sim_rate = num(sim, "manifest_rate", file);
+    r.peak_sim = u64(sim, "peak_bytes_in_use", file);
+    r.sim_available = json::value_to<bool>(field(sim, "available", file));
+    s.runs.push_back(std::move(r));
+  }
+}
+
+Session read_session(const std::string& dir) {
+  std::vector<std::pair<std::pair<std::string, int>, fs::path>> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->path().filename() != "validate.json") continue;
+    const std::string sem_dir = it->path().parent_path().filename().string();  // semaphore-<n>
+    const std::string scenario = it->path().parent_path().parent_path().filename().string();
+    int sem = 0;
+    if (sem_dir.rfind("semaphore-", 0) == 0) sem = std::atoi(sem_dir.c_str() + 10);
+    files.push_back({{scenario, sem}, it->path()});
+  }
+  if (ec) throw std::runtime_error(dir + ": " + ec.message());
+  if (files.empty()) throw std::runtime_error(dir + ": no <scenario>/semaphore-<n>/validate.json below it");
+  std::sort(files.begin(), files.end());  // scenario name, then semaphore as a number
+  Session s;
+  for (const auto& f : files) read_file(f.second, s);
+  return s;
+}
+
+}  // namespace
+
+std::string validate_summary_markdown(const std::string& dir) {
+  const Session s = read_session(dir);
+  std::ostringstream o;
+  o << "# Hardware validation: summary\n\n"
+    << "Generated by `allocsim-hw summarize " << dir << "` from the `validate.json` files below this folder; "
+       "every number and sentence here is computed from them (do not edit by hand). Device: "
+    << s.device << ".\n\n";
+
+  o << "Platform profile the simulator used (this session's calibration):";
+  for (const auto& [key, value] : s.platform) {
+    if (!value.is_number()) continue;
+    o << " " << std::string(key) << " " << (value.is_double() ? fmt("%.4g", value.as_double()) : json::serialize(value))
+      << ";";
+  }
+  o << "\n\n";
+
+  // ---- per scenario x semaphore
+  o << "## Per scenario and semaphore\n\n"
+    << "Rates are per execution: hardware = executions with a read that saw another allocation's data; "
+       "simulator = executions with a manifest corruption. `racy in sim` counts combinations with a "
+       "latent race or a manifest corruption; `corrupted on hw` those with a corrupted trial.\n\n"
+    << "| scenario | semaphore | combinations | racy in sim | corrupted on hw | hw rate, all | sim rate, all | "
+       "diff | largest per-combination diff |\n|---|---|---|---|---|---|---|---|---|\n";
+  std::map<std::pair<std::string, int>, std::vector<const Run*>> groups;
+  for (const Run& r : s.runs) groups[{r.scenario, r.semaphore}].push_back(&r);
+  for (const auto& [key, runs] : groups) {
+    int racy = 0, corrupted = 0;
+    double hw_execs = 0, sim_execs = 0, total = 0;
+    const Run* worst = runs.front();
+    for (const Run* r : runs) {
+      racy += r->sim_racy();
+      corrupted += r->corrupted > 0;
+      hw_execs += double(r->corrupted_executions);
+      sim_execs += r->sim_rate * double(r->trials) * double(r->executions);
+      total += double(r->trials) * double(r->executions);
+      if (std::fabs(r->diff_pp()) > std::fabs(worst->diff_pp())) worst = r;
+    }
+    const double hw_rate = total > 0 ? hw_execs / total : 0, sim_rate = total > 0 ? sim_execs / total : 0;
+    o << "| " << key.first << " | " << key.second << " | " << runs.size() << " | " << racy << " | " << corrupted
+      << " | " << pct(hw_rate) << " | " << pct(sim_rate) << " | " << pp(100.0 * (hw_rate - sim_rate)) << " | "
+      << pp(worst->diff_pp()) << " (" << worst->combo() << ") |\n";
+  }
+
+  // ---- every combination with a race or corruption on either side
+  o << "\n## Combinations racy in the simulator or corrupted on the hardware\n\n"
+    << "| scenario | semaphore | policy + guard | aliased trials | corrupted trials | hw corrupted executions | "
+       "sim latent | sim manifest executions | diff |\n|---|---|---|---|---|---|---|---|---|\n";
+  std::size_t quiet = 0, quiet_but_corrupted = 0;
+  for (const Run& r : s.runs) {
+    if (!r.sim_racy() && r.corrupted == 0) {
+      ++quiet;
+      continue;
+    }
+    if (!r.sim_racy()) ++quiet_but_corrupted;
+    const std::uint64_t execs = std::uint64_t(r.trials) * std::uint64_t(r.executions);
+    o << "| " << r.scenario << " | " << r.semaphore << " | " << r.combo() << " | " << r.aliased << "/" << r.trials
+      << " | " << r.corrupted << "/" << r.trials << " | " << r.corrupted_executions << "/" << execs << " ("
+      << pct(r.hw_rate) << ") | " << r.latent << " | " << r.manifest_executions << "/"
+      << std::uint64_t(r.sim_runs) * std::uint64_t(r.executions) << " (" << pct(r.sim_rate) << ") | "
+      << pp(r.diff_pp()) << " |\n";
+  }
+  o << "\nThe other " << quiet << " of " << s.runs.size()
+    << " combinations have no latent race and no manifest corruption in the simulator and no corrupted "
+       "trial on the hardware.";
+  if (quiet_but_corrupted > 0)
+    o << " " << quiet_but_corrupted
+      << " combinations the simulator calls race-free were corrupted on the hardware (listed above).";
+  else
+    o << " No combination the simulator calls race-free was corrupted on the hardware.";
+  o << "\n";
+
+  // ---- racy sets per scenario, as a sentence computed from the runs
+  std::map<std::string, std::vector<std::string>> racy_combos;
+  for (const Run& r : s.runs)
+    if (r.sim_racy()) {
+      auto& v = racy_combos[r.scenario];
+      if (std::find(v.begin(), v.end(), r.combo()) == v.end()) v.push_back(r.combo());
+    }
+  o << "\nRacy in the simulator at some semaphore:";
+  for (const auto& [scenario, combos] : racy_combos) {
+    o << " " << scenario << ":";
+    for (std::size_t i = 0; i < combos.size(); ++i) o << (i ? ", " : " ") << "`" << combos[i] << "`";
+    o << ";";
+  }
+  if (racy_combos.empty()) o << " none.";
+  o << "\n";
+
+  // ---- peaks
+  std::size_t equal = 0, unstable = 0;
+  std::vector<const Run*> differ;
+  for (const Run& r : s.runs) {
+    if (r.peak_hw != r.peak_hw_min) ++unstable;
+    if (r.peak_hw == r.peak_sim) ++equal;
+    else differ.push_back(&r);
+  }
+  o << "\n## Peak pool bytes in use, simulator vs hardware\n\n"
+    << equal << " of " << s.runs.size() << " combinations have the same peak on both; " << unstable
+    << " vary from trial to trial on the hardware.";
+  if (!differ.empty()) {
+    o << " The others (MiB):\n\n| scenario | semaphore | policy + guard | hw min–max | sim |\n|---|---|---|---|---|\n";
+    for (const Run* r : differ)
+      o << "| " << r->scenario << " | " << r->semaphore << " | " << r->combo() << " | " << mib(r->peak_hw_min)
+        << "–" << mib(r->peak_hw) << " | " << mib(r->peak_sim) << " |\n";
+  } else {
+    o << "\n";
+  }
+
+  // ---- host cost per free on the hardware, per policy over all of its combinations
+  std::vector<std::pair<std::string, std::vector<double>>> per_policy;  // in the files' (registry) order
+  for (const Run& r : s.runs) {
+    if (r.host_ns_per_free <= 0) continue;  // a combination that freed nothing
+    auto it = std::find_if(per_policy.begin(), per_policy.end(), [&](const auto& p) { return p.first == r.policy; });
+    if (it == per_policy.end()) it = per_policy.insert(per_policy.end(), {r.policy, {}});
+    it->second.push_back(r.host_ns_per_free);
+  }
+  o << "\n## Host time per free on the hardware\n\n"
+    << "Host time spent in a release's plan (policy work and its HIP calls) per free, each combination's median "
+       "over its trials; per policy the median, minimum and maximum over its combinations.\n\n"
+    << "| policy | combinations | median (us) | min (us) | max (us) |\n|---|---|---|---|---|\n";
+  for (auto& [policy, v] : per_policy) {
+    std::sort(v.begin(), v.end());
+    const double median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    o << "| " << policy << " | " << v.size() << " | " << fmt("%.2f", median / 1000) << " | "
+      << fmt("%.2f", v.front() / 1000) << " | " << fmt("%.2f", v.back() / 1000) << " |\n";
+  }
+
+  // ---- errors
+  std::size_t errors = 0;
+  for (const Run& r : s.runs) errors += !r.error.empty() || !r.sim_available;
+  o << "\n## Errors\n\n";
+  if (errors == 0) o << "No run reported an error.\n";
+  for (const Run& r : s.runs)
+    if (!r.error.empty() || !r.sim_available)
+      o << "- " << r.scenario << " semaphore " << r.semaphore << " " << r.combo() << ": "
+        << (r.error.empty() ? std::string("simulator unavailable") : r.error) << "\n";
+  return o.str();
+}
+
+}  // namespace allocsim::hw

@@ -1,0 +1,86 @@
+// The committed H200 summary is what validate_summary_markdown makes of the committed validate.json
+// files: a hand edit, or a rerun without `allocsim-hw summarize`, fails here. And the summary's
+// sentences follow the data on a hand-made session.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "allocsim/hw/validate_report.h"
+#include "allocsim/hw/validate_summary.h"
+
+namespace fs = std::filesystem;
+using namespace allocsim;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+hw::ValidateRun run(std::string policy, std::string guard, int corrupted, std::uint64_t latent, std::uint64_t manifest) {
+  hw::ValidateRun r;
+  r.policy = std::move(policy);
+  r.guard = std::move(guard);
+  r.trials = 10;
+  r.executions = 2;
+  r.corrupted = corrupted;
+  r.corrupted_executions = std::uint64_t(corrupted);
+  r.corrupted_rate = corrupted / 20.0;
+  r.corrupted_by_execution = {corrupted, 0};
+  r.peak_bytes_in_use = r.peak_bytes_in_use_min = 1 << 20;
+  r.host_ns_per_free = 2000;
+  r.frees = 4;
+  r.sim.runs = 10;
+  r.sim.latent = latent;
+  r.sim.manifest = manifest;
+  r.sim.manifest_executions = manifest;
+  r.sim.manifest_rate = manifest / 20.0;
+  r.sim.manifest_by_execution = {int(manifest), 0};
+  r.sim.peak_bytes_in_use = 1 << 20;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the committed H200 summary is generated from its validate.json files", "[hw][summary]") {
+  const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / "results" / "hw" / "h200";
+  REQUIRE(fs::exists(dir / "validate.md"));
+  CHECK(slurp(dir / "validate.md") == hw::validate_summary_markdown("results/hw/h200"));
+}
+
+TEST_CASE("summary sentences follow the data", "[hw][summary]") {
+  const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_test." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  hw::ValidateReport rep;
+  rep.device = "test GPU";
+  rep.scenario = "toy";
+  rep.semaphore = 2;
+  rep.runs = {run("immediate", "none", 10, 3, 10), run("stream-aware", "none", 0, 0, 0)};
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
+  std::string md = hw::validate_summary_markdown(dir.string());
+  CHECK(md.find("The other 1 of 2 combinations") != std::string::npos);
+  CHECK(md.find("No combination the simulator calls race-free was corrupted") != std::string::npos);
+  CHECK(md.find("toy: `immediate + none`;") != std::string::npos);
+
+  rep.runs[1] = run("stream-aware", "none", 4, 0, 0);  // corrupted on hw, race-free in sim
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
+  md = hw::validate_summary_markdown(dir.string());
+  CHECK(md.find("The other 0 of 2 combinations") != std::string::npos);
+  CHECK(md.find("1 combinations the simulator calls race-free were corrupted") != std::string::npos);
+  CHECK(md.find("**+20.0 pp**") != std::string::npos);  // 4/20 on hw vs 0 in sim, beyond 10 pp
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a session folder without validate.json is refused", "[hw][summary]") {
+  const fs::path empty = fs::temp_directory_path() / ("allocsim_empty_session." + std::to_string(::getpid()));
+  fs::create_directories(empty);
+  CHECK_THROWS_WITH(hw::validate_summary_markdown(empty.string()), Catch::Contains("no <scenario>/semaphore-<n>/validate.json"));
+  fs::remove_all(empty);
+  CHECK_THROWS(hw::validate_summary_markdown(empty.string()));  // and a folder that does not exist
+}
