@@ -53,6 +53,11 @@ class OwnerMap {
   std::map<Addr, Span> spans_;
 };
 
+std::size_t compile_allocations(const Usage& u) {
+  return std::size_t(std::count_if(u.buffers.begin(), u.buffers.end(),
+                                   [](const UsedBuffer& b) { return b.alloc_role == ThreadRole::kCompile; }));
+}
+
 std::string micros(std::int64_t ps) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.3f", double(ps) / 1e6);
@@ -118,7 +123,8 @@ HazardReport find_hazards(const Profile& p, const Usage& u) {
 std::string format_hazards(const Profile& p, const Usage& u, const HazardReport& r) {
   std::ostringstream o;
   o << "profile: " << p.source << " (allocator " << p.allocator << ")\n";
-  o << "allocations: " << u.buffers.size() << "; executions: " << p.executes.size()
+  o << "allocations: " << u.buffers.size() << " (" << compile_allocations(u)
+    << " by compile threads); executions: " << p.executes.size()
     << "; device ops: " << p.device_ops.size() << "\n";
   o << "reuses of bytes freed while device work could still use them: " << r.in_flight_reuses << "\n";
   o << "  ordered by the stream (new owner's work on the same streams): " << r.stream_ordered << "\n";
@@ -173,6 +179,9 @@ std::string hazards_json(const Profile& p, const Usage& u, const HazardReport& r
   json::object doc{{"profile", p.source},
                    {"allocator", p.allocator},
                    {"allocations", u.buffers.size()},
+                   {"compile_allocations", compile_allocations(u)},
+                   {"executions", p.executes.size()},
+                   {"device_ops", p.device_ops.size()},
                    {"in_flight_reuses", r.in_flight_reuses},
                    {"stream_ordered", r.stream_ordered},
                    {"unused", r.unused},

@@ -35,8 +35,8 @@ struct Item {
 
 class ProgramEmitter {
  public:
-  ProgramEmitter(const Profile& p, const LoadLimits& limits)
-      : p_(p), u_(map_usage(p)), builder_(streams(), limits.max_ops) {}
+  ProgramEmitter(const Profile& p, bool autotune_scratch, const LoadLimits& limits)
+      : p_(p), u_(map_usage(p)), autotune_scratch_(autotune_scratch), builder_(streams(), limits.max_ops) {}
 
   Program emit() {
     std::vector<Item> items = schedule();
@@ -89,7 +89,8 @@ class ProgramEmitter {
         for (std::uint32_t e : u_.buffers[b].executions) users_[e].push_back(b);
     launched_.assign(p_.executes.size(), false);
     for (const UsedBuffer& buf : u_.buffers)
-      if (buf.alloc_role == ThreadRole::kCompile && buf.free_event && buf.free_role == ThreadRole::kCompile)
+      if (autotune_scratch_ && buf.alloc_role == ThreadRole::kCompile && buf.free_event &&
+          buf.free_role == ThreadRole::kCompile)
         for (std::uint32_t o : last_op_per_stream(buf)) queried_ops_.insert(o);
     for (std::uint32_t e = 0; e < p_.executes.size(); ++e) {
       const ExecuteSpan& x = p_.executes[e];
@@ -101,7 +102,9 @@ class ProgramEmitter {
       items.push_back({Item::kLaunch, launch, e});
       items.push_back({Item::kEnd, end, e});
     }
-    for (std::uint32_t i = 0; i < p_.events.size(); ++i) items.push_back({Item::kCall, p_.events[i].time_ps, i});
+    for (std::uint32_t i = 0; i < p_.events.size(); ++i)
+      if (autotune_scratch_ || u_.buffers[u_.event_buffer[i]].alloc_role != ThreadRole::kCompile)
+        items.push_back({Item::kCall, p_.events[i].time_ps, i});
     for (std::uint32_t o = 0; o < p_.device_ops.size(); ++o)
       if (u_.op_execution[o] < 0) items.push_back({Item::kLooseOp, p_.device_ops[o].start_ps, o});
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
@@ -179,12 +182,14 @@ class ProgramEmitter {
       return;
     }
     if (buf.alloc_role == ThreadRole::kCompile && buf.free_role == ThreadRole::kCompile) {
-      // The autotuner waits for its candidates before freeing their scratch: query the event after
-      // the buffer's last op on each stream it used (a poll, as the single host thread must not
-      // stall where only the compile thread waited).
+      // The autotuner waits for its candidates before freeing their scratch: wait for the event
+      // after the buffer's last op on each stream it used. The replay's device can run behind the
+      // real one; a poll there would free scratch its own kernels still use. The price: the one
+      // host thread stalls where only the compile thread waited (host stall, the same under every
+      // policy).
       for (std::uint32_t o : last_op_per_stream(buf)) {
         HostOp q;
-        q.kind = HostOpKind::EventQuery;
+        q.kind = HostOpKind::EventSync;
         q.event = builder_.recorded_event(op_event(o));
         builder_.push(std::move(q));
       }
@@ -227,6 +232,7 @@ class ProgramEmitter {
 
   const Profile& p_;
   Usage u_;
+  bool autotune_scratch_;  // false: the compile threads' allocations are left out
   std::vector<StreamId> stream_of_;  // profile stream -> program stream
   ProgramBuilder builder_;
   std::vector<std::vector<std::uint32_t>> users_;  // execution -> non-compile buffers it uses
@@ -245,7 +251,10 @@ bool looks_like_profile(const std::string& path) {
 }
 
 Scenario profile_scenario(const Profile& profile, const Params& overrides, const LoadLimits& limits) {
-  scenario_detail::check_set_keys(overrides, {});
+  scenario_detail::check_set_keys(overrides, {std::string(kAutotuneScratchKey)});
+  const double scratch = overrides.get(std::string(kAutotuneScratchKey), 1);
+  if (scratch != 0 && scratch != 1)
+    throw ScenarioError("--set", 0, 0, std::string(kAutotuneScratchKey) + " must be 0 or 1");
   Scenario s;
   std::string stem = std::filesystem::path(profile.source).filename().string();
   for (std::string_view ext : {".gz", ".pb", ".xplane"})
@@ -254,7 +263,7 @@ Scenario profile_scenario(const Profile& profile, const Params& overrides, const
   const InferredOptions inferred = infer_options(profile);
   s.device.memory_limit = inferred.options.memory_limit;
   s.device.allow_growth = inferred.options.allow_growth;
-  ProgramEmitter emitter(profile, limits);
+  ProgramEmitter emitter(profile, scratch == 1, limits);
   try {
     s.program = emitter.emit();
   } catch (const BuildError& e) {
@@ -265,6 +274,7 @@ Scenario profile_scenario(const Profile& profile, const Params& overrides, const
                   " executions, " + std::to_string(profile.device_ops.size()) + " device ops, " +
                   std::to_string(s.program.streams.size()) + " streams; " + std::to_string(emitter.dropped_uses()) +
                   " buffer uses dropped: allocated after their execution launched)";
+  s.params.set(std::string(kAutotuneScratchKey), scratch);
   scenario_detail::apply_common_overrides(s, overrides);
   return s;
 }

@@ -14,11 +14,19 @@
 //  - compile-thread allocations (autotuner scratch) are Allocs on the stream of the first op that
 //    uses them (compute when none does); device ops of no execution (the autotuner's kernels,
 //    memsets and copies, on whatever stream the profile shows) are enqueued at their measured
-//    start, touching the compile-thread buffers live then that use them;
+//    start, touching the compile-thread buffers live then that use them; a compile thread's free
+//    first waits (EventSync) for the buffer's last op on each stream it used, as the autotuner
+//    synchronises before freeing;
 //  - a buffer's accesses: an execution's first op reads (a memset writes) and its last op writes
 //    each buffer the execution uses that is live at its launch point; autotune ops write theirs.
+//
+// `--set xla_autotune_scratch=0` leaves the compile threads' allocations out (their device ops
+// stay): every free policy applies to every Release, but a change to PjRt's buffer release (PR
+// #979) would not touch the autotuner's own frees, so a sweep with and without them brackets
+// what such a policy costs.
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "allocsim/core/params.h"
 #include "allocsim/core/scenario.h"
@@ -26,6 +34,9 @@
 #include "allocsim/scenarios/xla_profile.h"
 
 namespace allocsim::xla {
+
+/// The scenario's own `--set` key: 1 (default) replays the compile threads' allocations, 0 not.
+inline constexpr std::string_view kAutotuneScratchKey = "xla_autotune_scratch";
 
 /// Whether `path` names a profile (`*.xplane.pb`, `*.xplane.pb.gz`, or a directory holding one
 /// under plugins/profile/<run>/): load_scenario hands those to load_xla_profile.
