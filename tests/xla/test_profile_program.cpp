@@ -59,6 +59,28 @@ TEST_CASE("program: donate becomes one Alloc per allocation, one Release per fre
   CHECK_FALSE(s.device.allow_growth);
 }
 
+TEST_CASE("program: xla_autotune_scratch=0 leaves out exactly the compile threads' allocations", "[xla][program]") {
+  const std::string path = profile_path("mlp");
+  const xla::Usage usage = xla::map_usage(xla::read_profile(path));
+  std::size_t compile_allocs = 0, compile_frees = 0;
+  for (const xla::UsedBuffer& b : usage.buffers) {
+    if (b.alloc_role != xla::ThreadRole::kCompile) continue;
+    ++compile_allocs;
+    compile_frees += b.free_event.has_value();
+  }
+  REQUIRE(compile_allocs > 0);
+  const Scenario with = load_scenario(path);
+  Params off;
+  off.set("xla_autotune_scratch", 0);
+  const Scenario without = load_scenario(path, off);
+  CHECK(count(without.program, HostOpKind::Alloc) == count(with.program, HostOpKind::Alloc) - compile_allocs);
+  CHECK(count(without.program, HostOpKind::Release) == count(with.program, HostOpKind::Release) - compile_frees);
+  CHECK(count(without.program, HostOpKind::Kernel) == count(with.program, HostOpKind::Kernel));  // device work stays
+  Params bad;
+  bad.set("xla_autotune_scratch", 2);
+  CHECK_THROWS_AS(load_scenario(path, bad), ScenarioError);
+}
+
 TEST_CASE("program: the callback thread's frees are queried behind their execution", "[xla][program]") {
   // mlp frees on the callback thread (tests/data/jax_profiles/README.md). Each such Release of a
   // buffer an execution used follows an EventQuery, so the replay orders it after the device work
