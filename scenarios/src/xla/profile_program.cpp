@@ -94,7 +94,7 @@ class ProgramEmitter {
         for (std::uint32_t o : last_op_per_stream(buf)) queried_ops_.insert(o);
     for (std::uint32_t e = 0; e < p_.executes.size(); ++e) {
       const ExecuteSpan& x = p_.executes[e];
-      const std::int64_t end = x.start_ps + x.duration_ps;
+      const std::int64_t end = x.start_ps + std::max<std::int64_t>(x.duration_ps, 0);  // a span never ends before it starts
       std::int64_t launch = end;
       for (std::uint32_t b : users_[e])
         if (u_.buffers[b].free_ps > x.start_ps && u_.buffers[b].free_ps < launch) launch = u_.buffers[b].free_ps;
@@ -145,7 +145,7 @@ class ProgramEmitter {
               : name.find("Memcpy") != std::string::npos ? HostOpKind::Copy
                                                          : HostOpKind::Kernel;
     op.stream = program_stream(o);
-    op.duration = Duration::fixed(std::round(double(d.duration_ps) / 1000.0));
+    op.duration = Duration::fixed(std::round(double(std::max<std::int64_t>(d.duration_ps, 0)) / 1000.0));
     return op;
   }
 

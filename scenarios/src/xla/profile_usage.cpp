@@ -74,6 +74,8 @@ void pair_events(const Profile& p, Usage& u) {
       const auto id = std::uint32_t(u.buffers.size());
       if (!live.emplace(e.addr, id).second)
         throw ProfileError(p.source, "allocator event " + std::to_string(i) + ": allocation at a live address");
+      if (e.allocation_bytes == 0 || e.addr + e.allocation_bytes < e.addr)
+        throw ProfileError(p.source, "allocator event " + std::to_string(i) + ": an empty chunk or one past the address space");
       UsedBuffer b;
       b.alloc_event = i;
       b.alloc_role = role;
