@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "allocsim/scenarios/xla_hazards.h"
 
