@@ -23,7 +23,8 @@ allocsim::cli::RunFn setup_xla_hazards(CLI::App& sub) {
   sub.add_option("PROFILE", args->profile,
                  "a jax.profiler capture: *.xplane.pb, *.xplane.pb.gz, or the directory it was written to")
       ->required();
-  sub.add_option("--allocator", args->allocator, "the allocator whose calls to analyse")->capture_default_str();
+  sub.add_option("--allocator", args->allocator, "the allocator whose calls to analyse")
+      ->capture_default_str();
   sub.add_option("--json", args->json, "also write the findings as JSON to this file");
   sub.footer(
       "Examples:\n"
@@ -57,5 +58,7 @@ allocsim::cli::RunFn setup_xla_hazards(CLI::App& sub) {
 
 }  // namespace
 
-ALLOCSIM_COMMAND("xla-hazards", "Find reuses of device memory freed while device work could still use it in a JAX/XLA profile",
-                 setup_xla_hazards, 71);
+ALLOCSIM_COMMAND(
+    "xla-hazards",
+    "Find reuses of device memory freed while device work could still use it in a JAX/XLA profile",
+    setup_xla_hazards, 71);

@@ -2,7 +2,6 @@
 // from the committed hazards.json. This keeps those files honest: they must say what the analysis
 // says of the profiles today, so a change of the model that is not re-run fails here.
 #include <boost/json.hpp>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -15,8 +14,10 @@ using namespace allocsim::xla;
 
 TEST_CASE("results/jax: the committed hazard findings are the analysis of the profiles", "[xla][hazards]") {
   // <root>/tests/data/jax_profiles -> <root>
-  const std::filesystem::path root =
-      std::filesystem::path(allocsim::test::data_path("jax_profiles")).parent_path().parent_path().parent_path();
+  const std::filesystem::path root = std::filesystem::path(allocsim::test::data_path("jax_profiles"))
+                                         .parent_path()
+                                         .parent_path()
+                                         .parent_path();
   const std::filesystem::path results = root / "results" / "jax";
   for (const char* name : {"donate", "runahead", "mlp", "cnn"}) {
     INFO(name);

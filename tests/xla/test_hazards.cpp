@@ -21,10 +21,10 @@ constexpr std::uint64_t kChunk = 256;
 
 struct Case {
   std::int64_t b_free_us = 150;
-  int b_free_thread = 0;            // index into the threads below
-  int a_thread = 1;                 // A allocated by the compile thread
-  std::uint32_t a_use_stream = 1;   // A's op: on the autotune stream, launched by no program
-  std::int64_t a_use_us = 300;      // A's op starts here, lasts 20 us
+  int b_free_thread = 0;           // index into the threads below
+  int a_thread = 1;                // A allocated by the compile thread
+  std::uint32_t a_use_stream = 1;  // A's op: on the autotune stream, launched by no program
+  std::int64_t a_use_us = 300;     // A's op starts here, lasts 20 us
 };
 
 Profile make(const Case& c) {
@@ -53,7 +53,8 @@ Profile make(const Case& c) {
     return e;
   };
   p.events = {ev(K::kAlloc, 0, 50), ev(K::kFree, c.b_free_thread, c.b_free_us),
-              ev(K::kAlloc, c.a_thread, std::max<std::int64_t>(c.b_free_us, 150) + 10), ev(K::kFree, c.a_thread, 900)};
+              ev(K::kAlloc, c.a_thread, std::max<std::int64_t>(c.b_free_us, 150) + 10),
+              ev(K::kFree, c.a_thread, 900)};
   p.allocs = p.frees = 2;
   return p;
 }
@@ -106,7 +107,8 @@ TEST_CASE("hazards: none when the device is done before the free, or the free wa
   CHECK(r.in_flight_reuses == 0);
 }
 
-TEST_CASE("hazards: a reuse by the next execution on the same stream is ordered by the stream", "[xla][hazards]") {
+TEST_CASE("hazards: a reuse by the next execution on the same stream is ordered by the stream",
+          "[xla][hazards]") {
   Case c;
   c.a_thread = 0;      // the host allocates A for a second execution of jit_step
   c.a_use_stream = 0;  // whose kernel runs on the compute stream, after the first one

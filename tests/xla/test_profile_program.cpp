@@ -21,7 +21,8 @@ std::string profile_path(const char* name) {
 }
 
 std::size_t count(const Program& p, HostOpKind kind) {
-  return std::size_t(std::count_if(p.ops.begin(), p.ops.end(), [&](const HostOp& op) { return op.kind == kind; }));
+  return std::size_t(
+      std::count_if(p.ops.begin(), p.ops.end(), [&](const HostOp& op) { return op.kind == kind; }));
 }
 
 // The replay's address of every allocation, by BufferId.
@@ -32,8 +33,9 @@ struct Placements : Observer {
 
 }  // namespace
 
-TEST_CASE("program: donate becomes one Alloc per allocation, one Release per free, its executions and device ops",
-          "[xla][program]") {
+TEST_CASE(
+    "program: donate becomes one Alloc per allocation, one Release per free, its executions and device ops",
+    "[xla][program]") {
   const std::string path = profile_path("donate");
   const xla::Profile profile = xla::read_profile(path);
   const Scenario s = load_scenario(path);
@@ -59,7 +61,8 @@ TEST_CASE("program: donate becomes one Alloc per allocation, one Release per fre
   CHECK_FALSE(s.device.allow_growth);
 }
 
-TEST_CASE("program: xla_autotune_scratch=0 leaves out exactly the compile threads' allocations", "[xla][program]") {
+TEST_CASE("program: xla_autotune_scratch=0 leaves out exactly the compile threads' allocations",
+          "[xla][program]") {
   const std::string path = profile_path("mlp");
   const xla::Usage usage = xla::map_usage(xla::read_profile(path));
   std::size_t compile_allocs = 0, compile_frees = 0;
@@ -74,8 +77,10 @@ TEST_CASE("program: xla_autotune_scratch=0 leaves out exactly the compile thread
   off.set("xla_autotune_scratch", 0);
   const Scenario without = load_scenario(path, off);
   CHECK(count(without.program, HostOpKind::Alloc) == count(with.program, HostOpKind::Alloc) - compile_allocs);
-  CHECK(count(without.program, HostOpKind::Release) == count(with.program, HostOpKind::Release) - compile_frees);
-  CHECK(count(without.program, HostOpKind::Kernel) == count(with.program, HostOpKind::Kernel));  // device work stays
+  CHECK(count(without.program, HostOpKind::Release) ==
+        count(with.program, HostOpKind::Release) - compile_frees);
+  CHECK(count(without.program, HostOpKind::Kernel) ==
+        count(with.program, HostOpKind::Kernel));  // device work stays
   Params bad;
   bad.set("xla_autotune_scratch", 2);
   CHECK_THROWS_AS(load_scenario(path, bad), ScenarioError);
@@ -109,7 +114,8 @@ TEST_CASE("program: the callback thread's frees are queried behind their executi
   CHECK(host_queried == 0);
 }
 
-TEST_CASE("baseline: immediate + none reproduces every real placement and the real peak", "[xla][program][baseline]") {
+TEST_CASE("baseline: immediate + none reproduces every real placement and the real peak",
+          "[xla][program][baseline]") {
   for (const char* name : {"donate", "runahead", "mlp", "cnn"}) {
     INFO(name);
     const std::string path = profile_path(name);

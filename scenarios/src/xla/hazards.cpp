@@ -1,7 +1,6 @@
 // Hazard analysis of a profile (model in xla_hazards.h).
-#include <boost/json.hpp>
-
 #include <algorithm>
+#include <boost/json.hpp>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -75,7 +74,8 @@ std::string hex(Addr a) {
 }  // namespace
 
 std::size_t HazardReport::manifest() const {
-  return std::size_t(std::count_if(hazards.begin(), hazards.end(), [](const Hazard& h) { return h.manifest; }));
+  return std::size_t(
+      std::count_if(hazards.begin(), hazards.end(), [](const Hazard& h) { return h.manifest; }));
 }
 
 HazardReport find_hazards(const Profile& p, const Usage& u) {
@@ -109,8 +109,9 @@ HazardReport find_hazards(const Profile& p, const Usage& u) {
         ++r.unused;
         continue;
       }
-      const auto use = std::find_if(A.ops.begin(), A.ops.end(),
-                                    [&](std::uint32_t o) { return !busy_streams.count(p.device_ops[o].stream); });
+      const auto use = std::find_if(A.ops.begin(), A.ops.end(), [&](std::uint32_t o) {
+        return !busy_streams.count(p.device_ops[o].stream);
+      });
       if (use == A.ops.end()) {
         ++r.stream_ordered;
         continue;
@@ -126,8 +127,8 @@ std::string format_hazards(const Profile& p, const Usage& u, const HazardReport&
   std::ostringstream o;
   o << "profile: " << p.source << " (allocator " << p.allocator << ")\n";
   o << "allocations: " << u.buffers.size() << " (" << compile_allocations(u)
-    << " by compile threads); executions: " << p.executes.size()
-    << "; device ops: " << p.device_ops.size() << "\n";
+    << " by compile threads); executions: " << p.executes.size() << "; device ops: " << p.device_ops.size()
+    << "\n";
   o << "reuses of bytes freed while device work could still use them: " << r.in_flight_reuses << "\n";
   o << "  ordered by the stream (new owner's work on the same streams): " << r.stream_ordered << "\n";
   o << "  new owner without device work: " << r.unused << "\n";
@@ -139,16 +140,17 @@ std::string format_hazards(const Profile& p, const Usage& u, const HazardReport&
     const UsedBuffer& B = u.buffers[h.owner];
     const DeviceOp& last = p.device_ops[h.owner_op];
     const DeviceOp& use = p.device_ops[h.use_op];
-    o << "\n" << (h.manifest ? "manifest" : "latent") << ": allocation #" << h.buffer << " (event "
-      << A.alloc_event << ", " << role_name(A.alloc_role) << " thread, " << A.bytes << " bytes at "
-      << hex(A.addr) << ", t=" << micros(A.alloc_ps) << ")\n";
+    o << "\n"
+      << (h.manifest ? "manifest" : "latent") << ": allocation #" << h.buffer << " (event " << A.alloc_event
+      << ", " << role_name(A.alloc_role) << " thread, " << A.bytes << " bytes at " << hex(A.addr)
+      << ", t=" << micros(A.alloc_ps) << ")\n";
     o << "  bytes " << hex(h.overlap_begin) << ".." << hex(h.overlap_end) << " of allocation #" << h.owner
       << " (" << role_name(B.alloc_role) << " thread, freed by the " << role_name(B.free_role)
       << " thread at t=" << micros(B.free_ps) << ")\n";
     o << "  owner's work still in flight: " << p.op_names[last.name] << " on " << p.streams[last.stream]
       << " [" << micros(last.start_ps) << ", " << micros(end_of(last)) << "]\n";
-    o << "  new owner's first unordered use: " << p.op_names[use.name] << " on " << p.streams[use.stream] << " ["
-      << micros(use.start_ps) << ", " << micros(end_of(use)) << "]\n";
+    o << "  new owner's first unordered use: " << p.op_names[use.name] << " on " << p.streams[use.stream]
+      << " [" << micros(use.start_ps) << ", " << micros(end_of(use)) << "]\n";
     o << "  window: freed at " << micros(B.free_ps) << ", in flight until " << micros(end_of(last)) << "; "
       << (h.manifest ? "the use overlaps it by " + micros(end_of(last) - use.start_ps)
                      : "the use starts " + micros(use.start_ps - end_of(last)) + " after it")
@@ -167,15 +169,29 @@ std::string hazards_json(const Profile& p, const Usage& u, const HazardReport& r
     const DeviceOp& use = p.device_ops[h.use_op];
     list.push_back(json::object{
         {"kind", h.manifest ? "manifest" : "latent"},
-        {"allocation", {{"index", h.buffer}, {"event", A.alloc_event}, {"thread", role_name(A.alloc_role)},
-                        {"addr", A.addr}, {"bytes", A.bytes}, {"time_ps", A.alloc_ps}}},
-        {"owner", {{"index", h.owner}, {"alloc_thread", role_name(B.alloc_role)},
-                   {"free_thread", role_name(B.free_role)}, {"free_ps", B.free_ps}}},
+        {"allocation",
+         {{"index", h.buffer},
+          {"event", A.alloc_event},
+          {"thread", role_name(A.alloc_role)},
+          {"addr", A.addr},
+          {"bytes", A.bytes},
+          {"time_ps", A.alloc_ps}}},
+        {"owner",
+         {{"index", h.owner},
+          {"alloc_thread", role_name(B.alloc_role)},
+          {"free_thread", role_name(B.free_role)},
+          {"free_ps", B.free_ps}}},
         {"overlap", {{"begin", h.overlap_begin}, {"end", h.overlap_end}}},
-        {"owner_work", {{"op", p.op_names[last.name]}, {"stream", p.streams[last.stream]},
-                        {"start_ps", last.start_ps}, {"end_ps", end_of(last)}}},
-        {"use", {{"op", p.op_names[use.name]}, {"stream", p.streams[use.stream]}, {"start_ps", use.start_ps},
-                 {"end_ps", end_of(use)}}},
+        {"owner_work",
+         {{"op", p.op_names[last.name]},
+          {"stream", p.streams[last.stream]},
+          {"start_ps", last.start_ps},
+          {"end_ps", end_of(last)}}},
+        {"use",
+         {{"op", p.op_names[use.name]},
+          {"stream", p.streams[use.stream]},
+          {"start_ps", use.start_ps},
+          {"end_ps", end_of(use)}}},
     });
   }
   json::object doc{{"profile", p.source},

@@ -240,7 +240,8 @@ class Parser {
 
   // The program that launched a device op: its `hlo_module` stat (a string or, interned, a ref);
   // 0 when it has none (not launched by a compiled program's thunk).
-  std::uint32_t module_of(const pb::XPlane& plane, const pb::XEvent& event, std::optional<std::int64_t> stat_id,
+  std::uint32_t module_of(const pb::XPlane& plane, const pb::XEvent& event,
+                          std::optional<std::int64_t> stat_id,
                           std::unordered_map<std::string, std::uint32_t>& modules) {
     if (!stat_id) return 0;
     for (const pb::XStat& s : event.stats()) {

@@ -53,11 +53,21 @@ class ProgramEmitter {
         now = it.time_ps;
       }
       switch (it.kind) {
-        case Item::kBegin: push_simple(HostOpKind::BeginExecution); break;
-        case Item::kLaunch: launch(it.index); break;
-        case Item::kCall: call(it.index); break;
-        case Item::kLooseOp: loose_op(it.index); break;
-        case Item::kEnd: push_simple(HostOpKind::EndExecution); break;
+        case Item::kBegin:
+          push_simple(HostOpKind::BeginExecution);
+          break;
+        case Item::kLaunch:
+          launch(it.index);
+          break;
+        case Item::kCall:
+          call(it.index);
+          break;
+        case Item::kLooseOp:
+          loose_op(it.index);
+          break;
+        case Item::kEnd:
+          push_simple(HostOpKind::EndExecution);
+          break;
       }
     }
     return builder_.take();
@@ -94,10 +104,12 @@ class ProgramEmitter {
         for (std::uint32_t o : last_op_per_stream(buf)) queried_ops_.insert(o);
     for (std::uint32_t e = 0; e < p_.executes.size(); ++e) {
       const ExecuteSpan& x = p_.executes[e];
-      const std::int64_t end = x.start_ps + std::max<std::int64_t>(x.duration_ps, 0);  // a span never ends before it starts
+      const std::int64_t end =
+          x.start_ps + std::max<std::int64_t>(x.duration_ps, 0);  // a span never ends before it starts
       std::int64_t launch = end;
       for (std::uint32_t b : users_[e])
-        if (u_.buffers[b].free_ps > x.start_ps && u_.buffers[b].free_ps < launch) launch = u_.buffers[b].free_ps;
+        if (u_.buffers[b].free_ps > x.start_ps && u_.buffers[b].free_ps < launch)
+          launch = u_.buffers[b].free_ps;
       items.push_back({Item::kBegin, x.start_ps, e});
       items.push_back({Item::kLaunch, launch, e});
       items.push_back({Item::kEnd, end, e});
@@ -119,7 +131,7 @@ class ProgramEmitter {
 
   // A compile-thread buffer's last op on each stream it used, by stream.
   std::vector<std::uint32_t> last_op_per_stream(const UsedBuffer& buf) const {
-    std::map<std::uint32_t, std::uint32_t> last;  // profile stream -> op
+    std::map<std::uint32_t, std::uint32_t> last;                        // profile stream -> op
     for (std::uint32_t o : buf.ops) last[p_.device_ops[o].stream] = o;  // ops are by start
     std::vector<std::uint32_t> out;
     for (const auto& [stream, o] : last) out.push_back(o);
@@ -141,7 +153,7 @@ class ProgramEmitter {
     const DeviceOp& d = p_.device_ops[o];
     const std::string& name = p_.op_names[d.name];
     HostOp op;
-    op.kind = name.starts_with("Memset") ? HostOpKind::Memset
+    op.kind = name.starts_with("Memset")                 ? HostOpKind::Memset
               : name.find("Memcpy") != std::string::npos ? HostOpKind::Copy
                                                          : HostOpKind::Kernel;
     op.stream = program_stream(o);
@@ -176,7 +188,8 @@ class ProgramEmitter {
       // Autotuner scratch is allocated for the stream its first op runs on. Scratch no op is seen
       // using stays on compute: with no device use it cannot race, and no guard should charge it.
       StreamId stream = 0;
-      if (buf.alloc_role == ThreadRole::kCompile && !buf.ops.empty()) stream = program_stream(buf.ops.front());
+      if (buf.alloc_role == ThreadRole::kCompile && !buf.ops.empty())
+        stream = program_stream(buf.ops.front());
       builder_.alloc(buffer_name(b), stream, ev.requested_bytes, 0);
       live_.insert(b);
       return;
@@ -232,7 +245,7 @@ class ProgramEmitter {
 
   const Profile& p_;
   Usage u_;
-  bool autotune_scratch_;  // false: the compile threads' allocations are left out
+  bool autotune_scratch_;            // false: the compile threads' allocations are left out
   std::vector<StreamId> stream_of_;  // profile stream -> program stream
   ProgramBuilder builder_;
   std::vector<std::vector<std::uint32_t>> users_;  // execution -> non-compile buffers it uses
@@ -272,7 +285,8 @@ Scenario profile_scenario(const Profile& profile, const Params& overrides, const
   s.description = "JAX/XLA profile replay of " + stem + " (" + std::to_string(profile.allocs) + " allocs, " +
                   std::to_string(profile.frees) + " frees, " + std::to_string(profile.executes.size()) +
                   " executions, " + std::to_string(profile.device_ops.size()) + " device ops, " +
-                  std::to_string(s.program.streams.size()) + " streams; " + std::to_string(emitter.dropped_uses()) +
+                  std::to_string(s.program.streams.size()) + " streams; " +
+                  std::to_string(emitter.dropped_uses()) +
                   " buffer uses dropped: allocated after their execution launched)";
   s.params.set(std::string(kAutotuneScratchKey), scratch);
   scenario_detail::apply_common_overrides(s, overrides);

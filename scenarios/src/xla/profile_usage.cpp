@@ -17,9 +17,12 @@ ThreadRole thread_role(std::string_view name) {
 
 std::string_view role_name(ThreadRole role) {
   switch (role) {
-    case ThreadRole::kCompile: return "compile";
-    case ThreadRole::kCallback: return "callback";
-    case ThreadRole::kHost: break;
+    case ThreadRole::kCompile:
+      return "compile";
+    case ThreadRole::kCallback:
+      return "callback";
+    case ThreadRole::kHost:
+      break;
   }
   return "host";
 }
@@ -73,9 +76,11 @@ void pair_events(const Profile& p, Usage& u) {
     if (e.kind == AllocatorEvent::Kind::kAlloc) {
       const auto id = std::uint32_t(u.buffers.size());
       if (!live.emplace(e.addr, id).second)
-        throw ProfileError(p.source, "allocator event " + std::to_string(i) + ": allocation at a live address");
+        throw ProfileError(p.source,
+                           "allocator event " + std::to_string(i) + ": allocation at a live address");
       if (e.allocation_bytes == 0 || e.addr + e.allocation_bytes < e.addr)
-        throw ProfileError(p.source, "allocator event " + std::to_string(i) + ": an empty chunk or one past the address space");
+        throw ProfileError(p.source, "allocator event " + std::to_string(i) +
+                                         ": an empty chunk or one past the address space");
       UsedBuffer b;
       b.alloc_event = i;
       b.alloc_role = role;
@@ -87,7 +92,8 @@ void pair_events(const Profile& p, Usage& u) {
     } else {
       const auto it = live.find(e.addr);
       if (it == live.end())
-        throw ProfileError(p.source, "allocator event " + std::to_string(i) + ": free of an address no live allocation has");
+        throw ProfileError(
+            p.source, "allocator event " + std::to_string(i) + ": free of an address no live allocation has");
       UsedBuffer& b = u.buffers[it->second];
       b.free_event = i;
       b.free_role = role;

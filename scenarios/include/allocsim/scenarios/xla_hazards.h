@@ -23,8 +23,8 @@
 namespace allocsim::xla {
 
 struct Hazard {
-  std::uint32_t buffer = 0;  // the later allocation A (index into Usage::buffers)
-  std::uint32_t owner = 0;   // the earlier owner B
+  std::uint32_t buffer = 0;                 // the later allocation A (index into Usage::buffers)
+  std::uint32_t owner = 0;                  // the earlier owner B
   Addr overlap_begin = 0, overlap_end = 0;  // the shared bytes (profile addresses)
   std::uint32_t owner_op = 0;  // B's in-flight op that ends last (index into Profile::device_ops)
   std::uint32_t use_op = 0;    // A's first op on a stream without B's in-flight ops
@@ -32,7 +32,7 @@ struct Hazard {
 };
 
 struct HazardReport {
-  std::vector<Hazard> hazards;      // by A's allocation, then B's
+  std::vector<Hazard> hazards;       // by A's allocation, then B's
   std::size_t in_flight_reuses = 0;  // (A, B) pairs with B in flight at its free
   std::size_t stream_ordered = 0;    // of those, A's ops all ordered after B's by their streams
   std::size_t unused = 0;            // of those, A without device ops

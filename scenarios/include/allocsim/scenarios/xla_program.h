@@ -43,9 +43,11 @@ inline constexpr std::string_view kAutotuneScratchKey = "xla_autotune_scratch";
 bool looks_like_profile(const std::string& path);
 
 /// The replay scenario of a parsed profile. Throws ScenarioError for a bad `--set` key or value.
-Scenario profile_scenario(const Profile& profile, const Params& overrides = {}, const LoadLimits& limits = {});
+Scenario profile_scenario(const Profile& profile, const Params& overrides = {},
+                          const LoadLimits& limits = {});
 
 /// read_profile + profile_scenario; a ProfileError becomes a ScenarioError (the loader's error).
-Scenario load_xla_profile(const std::string& path, const Params& overrides = {}, const LoadLimits& limits = {});
+Scenario load_xla_profile(const std::string& path, const Params& overrides = {},
+                          const LoadLimits& limits = {});
 
 }  // namespace allocsim::xla

@@ -38,23 +38,23 @@ inline constexpr std::int64_t kNeverPs = std::numeric_limits<std::int64_t>::max(
 
 /// One allocation of the profile (a MemoryAllocation event and its MemoryDeallocation, if any).
 struct UsedBuffer {
-  std::size_t alloc_event = 0;               // index into Profile::events
-  std::optional<std::size_t> free_event;     // none: still live when the capture stopped
+  std::size_t alloc_event = 0;            // index into Profile::events
+  std::optional<std::size_t> free_event;  // none: still live when the capture stopped
   ThreadRole alloc_role = ThreadRole::kHost;
   ThreadRole free_role = ThreadRole::kHost;  // meaningful with free_event
   Addr addr = 0;
   std::uint64_t bytes = 0;  // the chunk's size
   std::int64_t alloc_ps = 0, free_ps = kNeverPs;
   std::vector<std::uint32_t> executions;  // executions whose device work uses it, in order
-  std::vector<std::uint32_t> ops;         // device ops that use it (indices into Profile::device_ops), by start
+  std::vector<std::uint32_t> ops;  // device ops that use it (indices into Profile::device_ops), by start
 };
 
 struct Usage {
-  std::optional<std::uint32_t> compute_stream;          // the stream with the most execution ops
-  std::vector<std::int32_t> op_execution;               // per device op: its execution, or -1
+  std::optional<std::uint32_t> compute_stream;            // the stream with the most execution ops
+  std::vector<std::int32_t> op_execution;                 // per device op: its execution, or -1
   std::vector<std::vector<std::uint32_t>> execution_ops;  // per execution: its device ops, by start
-  std::vector<UsedBuffer> buffers;                      // in allocation order
-  std::vector<std::uint32_t> event_buffer;              // per allocator event: its buffer
+  std::vector<UsedBuffer> buffers;                        // in allocation order
+  std::vector<std::uint32_t> event_buffer;                // per allocator event: its buffer
 };
 
 /// Builds the model. Throws ProfileError when the allocator's record contradicts itself (a free
