@@ -3,6 +3,7 @@
 // allocation where the real allocator did and reaches the profile's own peak_bytes_in_use.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -10,6 +11,7 @@
 #include "allocsim/scenarios/loader.h"
 #include "allocsim/scenarios/xla_profile.h"
 #include "allocsim/scenarios/xla_usage.h"
+#include "temp_dir.h"
 #include "test_inputs.h"
 
 using namespace allocsim;
@@ -59,6 +61,19 @@ TEST_CASE(
   CHECK(s.program.streams.size() == used.size());
   CHECK(s.device.memory_limit == 112583507968);
   CHECK_FALSE(s.device.allow_growth);
+}
+
+TEST_CASE("program: load_scenario takes the directory jax.profiler wrote", "[xla][program]") {
+  const std::string file = profile_path("donate");
+  allocsim::test::TempDir dir;
+  const std::filesystem::path run = dir.path / "plugins" / "profile" / "2026_01_01_00_00_00";
+  std::filesystem::create_directories(run);
+  std::filesystem::copy_file(file, run / "donate.xplane.pb.gz");
+  const Scenario from_dir = load_scenario(dir.path.string());
+  const Scenario from_file = load_scenario(file);
+  CHECK(from_dir.name == "xla:donate");
+  CHECK(from_dir.program.ops.size() == from_file.program.ops.size());
+  CHECK_THROWS_AS(load_scenario((dir.path / "no_such.xplane.pb").string()), ScenarioError);
 }
 
 TEST_CASE("program: xla_autotune_scratch=0 leaves out exactly the compile threads' allocations",
