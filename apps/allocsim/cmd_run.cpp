@@ -81,7 +81,7 @@ int run(const RunArgs& a, const CLI::App& sub) {
 
 allocsim::cli::RunFn setup_run(CLI::App& sub) {
   auto a = std::make_shared<RunArgs>();
-  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list), YAML file, or PyTorch snapshot JSON")
+  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list), YAML file, PyTorch snapshot JSON, or JAX profile (*.xplane.pb[.gz] or its directory)")
       ->required();
   sub.add_option("--policy", a->policy, "free policy (default: the scenario's)");
   sub.add_option("--guard", a->guard, "guard for non-compute streams (default: the scenario's)");

@@ -157,7 +157,7 @@ int run(const SweepArgs& a) {
 
 allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
   auto a = std::make_shared<SweepArgs>();
-  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list), YAML file, or PyTorch snapshot JSON")
+  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list), YAML file, PyTorch snapshot JSON, or JAX profile (*.xplane.pb[.gz] or its directory)")
       ->required();
   sub.add_option("--policies", a->policies, "comma-separated free policies, or all (default all)");
   sub.add_option("--guards", a->guards, "comma-separated guards, or all (default all)");

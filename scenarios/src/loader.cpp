@@ -1,5 +1,5 @@
-// load_scenario(): decides what `name_or_path` is (built-in name, PyTorch snapshot, YAML file) and
-// hands it to the right front end. list_scenarios() reads the built-ins' own name/description.
+// load_scenario(): decides what `name_or_path` is (built-in name, JAX/XLA profile, PyTorch snapshot,
+// YAML file) and hands it to the right front end. list_scenarios() reads the built-ins' own name/description.
 #include "allocsim/scenarios/loader.h"
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 
 #include "allocsim/scenarios/builtin.h"
 #include "allocsim/scenarios/torch_trace.h"
+#include "allocsim/scenarios/xla_program.h"
 #include "file_text.h"
 
 namespace allocsim {
@@ -30,6 +31,8 @@ Scenario load_scenario(const std::string& name_or_path, const Params& overrides,
   for (const auto& b : builtin_scenario_sources())
     if (b.name == name_or_path) return load_scenario_yaml(std::string(b.yaml_text), builtin_label(b.name), overrides, limits);
 
+  // A JAX/XLA profile (file or the directory jax.profiler wrote): replayed as a program.
+  if (xla::looks_like_profile(name_or_path)) return xla::load_xla_profile(name_or_path, overrides, limits);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(name_or_path, ec))
     throw ScenarioError(name_or_path, 0, 0, "no such built-in scenario or file (built-ins: " + builtin_names() + ")");

@@ -26,6 +26,8 @@ constexpr std::string_view kFreeEvent = "MemoryDeallocation";
 constexpr std::string_view kExecutePrefix = "CommonPjRtLoadedExecutable::Execute (";
 constexpr std::string_view kHostPlanePrefix = "/host:";
 constexpr std::string_view kStreamLinePrefix = "Stream #";
+// The stat naming the XLA program (HLO module) whose thunk launched a device op.
+constexpr std::string_view kModuleStat = "hlo_module";
 
 enum class StatField : std::uint8_t {
   kAllocatorName,
@@ -215,6 +217,10 @@ class Parser {
 
   void read_device_plane(const pb::XPlane& plane) {
     std::unordered_map<std::int64_t, std::uint32_t> names;  // event metadata id -> op_names index
+    std::optional<std::int64_t> module_stat;                // stat metadata id of `hlo_module`
+    for (const auto& [id, md] : plane.stat_metadata())
+      if (md.name() == kModuleStat) module_stat = id;
+    std::unordered_map<std::string, std::uint32_t> modules;  // name -> Profile::modules index
     for (const pb::XLine& line : plane.lines()) {
       if (!line.name().starts_with(kStreamLinePrefix)) continue;
       const auto stream = static_cast<std::uint32_t>(profile_.streams.size());
@@ -226,10 +232,33 @@ class Parser {
           const auto md = plane.event_metadata().find(event.metadata_id());
           profile_.op_names.push_back(md == plane.event_metadata().end() ? std::string() : md->second.name());
         }
-        profile_.device_ops.push_back(
-            {stream, it->second, time_ps(line, event, "device op"), event.duration_ps()});
+        profile_.device_ops.push_back({stream, it->second, module_of(plane, event, module_stat, modules),
+                                       time_ps(line, event, "device op"), event.duration_ps()});
       }
     }
+  }
+
+  // The program that launched a device op: its `hlo_module` stat (a string or, interned, a ref);
+  // 0 when it has none (not launched by a compiled program's thunk).
+  std::uint32_t module_of(const pb::XPlane& plane, const pb::XEvent& event,
+                          std::optional<std::int64_t> stat_id,
+                          std::unordered_map<std::string, std::uint32_t>& modules) {
+    if (!stat_id) return 0;
+    for (const pb::XStat& s : event.stats()) {
+      if (s.metadata_id() != *stat_id) continue;
+      std::string name;
+      if (s.value_case() == pb::XStat::kStrValue) {
+        name = s.str_value();
+      } else if (s.value_case() == pb::XStat::kRefValue) {
+        const auto md = plane.stat_metadata().find(static_cast<std::int64_t>(s.ref_value()));
+        if (md != plane.stat_metadata().end()) name = md->second.name();
+      }
+      if (name.empty()) return 0;
+      auto [it, added] = modules.try_emplace(name, std::uint32_t(profile_.modules.size()));
+      if (added) profile_.modules.push_back(name);
+      return it->second;
+    }
+    return 0;
   }
 
   void finish() {

@@ -1,4 +1,5 @@
-// Scenario loading: one entry point for built-in names, YAML files and PyTorch snapshot JSON.
+// Scenario loading: one entry point for built-in names, YAML files, PyTorch snapshot JSON and
+// JAX/XLA profiles.
 //
 // The output is always a Scenario holding a flat Program (loops expanded; every allocation has its
 // own BufferId), so the engine and the HIP backend never see the YAML. The format is documented in
@@ -23,9 +24,10 @@ struct LoadLimits {
   std::size_t max_input_bytes = 1u << 30;   // file size / decompressed gzip size
 };
 
-/// Loads `name_or_path`: a built-in name (see list_scenarios()), a YAML scenario file, or a PyTorch
-/// memory snapshot converted to JSON (`.json` / `.json.gz`, or any file whose content is JSON or
-/// gzip). `overrides` are `--set key=value` pairs: a scenario's own `params:`, the well-known keys
+/// Loads `name_or_path`: a built-in name (see list_scenarios()), a JAX/XLA profile (`.xplane.pb`,
+/// `.xplane.pb.gz`, or the directory jax.profiler wrote; xla_program.h), a YAML scenario file, or
+/// a PyTorch memory snapshot converted to JSON (`.json` / `.json.gz`, or any file whose content is
+/// JSON or gzip). `overrides` are `--set key=value` pairs: a scenario's own `params:`, the well-known keys
 /// (well_known_param_keys()) and the policy keys (policy_param_keys()); any other key is an error.
 /// Throws ScenarioError ("FILE:LINE:COL: message") on any bad input.
 Scenario load_scenario(const std::string& name_or_path, const Params& overrides = {},

@@ -44,6 +44,9 @@ struct AllocatorEvent {
 struct DeviceOp {
   std::uint32_t stream = 0;   // index into Profile::streams
   std::uint32_t name = 0;     // index into Profile::op_names
+  /// The XLA program whose thunk launched it (the `hlo_module` stat, e.g. "jit_step"), as an index
+  /// into Profile::modules; 0 ("") for work no program launched (autotuning, transfers).
+  std::uint32_t module = 0;
   std::int64_t start_ps = 0;  // from Profile::origin_ns
   std::int64_t duration_ps = 0;
 };
@@ -65,6 +68,7 @@ struct Profile {
   std::size_t allocs = 0, frees = 0;
   std::vector<std::string> streams;     // GPU stream line names, in plane order
   std::vector<std::string> op_names;    // distinct device op names
+  std::vector<std::string> modules{""};  // distinct hlo_module values; [0] = none
   std::vector<DeviceOp> device_ops;     // sorted by start (ties: stream, then line order)
   std::vector<ExecuteSpan> executes;    // sorted by start
   std::vector<std::string> allocators;  // every allocator that has events, sorted (for messages)
