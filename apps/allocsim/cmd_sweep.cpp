@@ -123,7 +123,8 @@ int run(const SweepArgs& a) {
   spec.semaphores = a.semaphores.empty() ? std::vector<int>{scenario.semaphore} : parse_semaphores(a.semaphores);
   spec.seeds = a.seeds;
   spec.base_seed = scenario.seed;
-  spec.executions = static_cast<int>(std::count_if(scenario.program.ops.begin(), scenario.program.ops.end(),
+  spec.executions = static_cast<int>(std::count_if(
+      scenario.program.ops.begin(), scenario.program.ops.end(),
       [](const allocsim::HostOp& op) { return op.kind == allocsim::HostOpKind::BeginExecution; }));
 
   res::SweepOptions options;

@@ -132,10 +132,12 @@ std::string host_time_vs_peak(const ScenarioModel& m, const fs::path& tmp, const
   detail::write_whole_file(tmp / "stall_racy.dat", racy.str().empty() ? "nan nan\n" : racy.str());
   const std::string y_name = m.blocking_measured ? "host blocked by the policy" : "makespan";
   gp << header(terminal, 1000, 650, "host_time_vs_peak.png");
-  gp << "set title " << gp_string(y_name + " vs peak in-use — " + title_name(m.name) + ", semaphore " + std::to_string(sem) +
-                                  " (mean over seeds)")
-     << "\n";
-  gp << "set xlabel 'peak in-use (MiB)'\nset ylabel " << gp_string(y_name + (m.blocking_measured ? " (µs)" : " (ms)"))
+  const std::string title = (m.blocking_measured ? "Host blocked by the policy" : "Makespan") +
+                            std::string(" vs peak in-use — ") + title_name(m.name) + ", semaphore " +
+                            std::to_string(sem) + " (mean over seeds)";
+  gp << "set title " << gp_string(title) << "\n";
+  gp << "set xlabel 'peak in-use (MiB)'\nset ylabel "
+     << gp_string(y_name + (m.blocking_measured ? " (µs)" : " (ms)"))
      << "\nset offsets 0, graph 0.05, graph 0.05, graph 0.05\nset xrange [0:*]\n";
   gp << "set key outside right top Left reverse\n";
   gp << "set label 1 \"Points are nudged sideways\\n(under 1% of the axis)\\nso that equal values stay visible.\" "

@@ -38,10 +38,23 @@ std::string percent_vs_baseline(const ScenarioModel& m, const Stat Cell::*stat, 
 
 const std::vector<bool> kSummaryAlign = {false, false, true, true, true, true, true, true, true,
                                          true,  true,  true, true, true, true, true, true};
-const std::vector<std::string> kSummaryHeader = {
-    "policy",           "guard",          "latent races",   "manifest races", "peak in-use MiB", "÷ immediate",
-    "peak pool MiB",    "blocked in policy µs", "blocked in OOM µs", "blocked on semaphore µs",
-    "blocked in syncs µs", "device idle µs", "host stall µs", "makespan ms", "callbacks", "OOMs", "fallbacks"};
+const std::vector<std::string> kSummaryHeader = {"policy",
+                                                 "guard",
+                                                 "latent races",
+                                                 "manifest races",
+                                                 "peak in-use MiB",
+                                                 "÷ immediate",
+                                                 "peak pool MiB",
+                                                 "blocked in policy µs",
+                                                 "blocked in OOM µs",
+                                                 "blocked on semaphore µs",
+                                                 "blocked in syncs µs",
+                                                 "device idle µs",
+                                                 "host stall µs",
+                                                 "makespan ms",
+                                                 "callbacks",
+                                                 "OOMs",
+                                                 "fallbacks"};
 
 std::string summary_table(const ScenarioModel& m, int sem) {
   // PyTorch traces: the pool beside PyTorch's own max_memory_reserved (the same quantity: bytes the
@@ -61,13 +74,23 @@ std::string summary_table(const ScenarioModel& m, int sem) {
       const Cell* c = m.cell(p, g, sem);
       if (!c) continue;
       std::string name = p + (c->incomplete_runs ? " (did not complete: " + std::to_string(c->incomplete_runs) + ")" : "");
-      std::vector<std::string> row = {name, g, count_spread(c->latent), count_spread(c->manifest),
-                                      spread(c->peak_in_use, kMiB, 2), ratio_to_baseline(m, *c, g, sem),
-                                      spread(c->peak_pool, kMiB, 2), spread(c->blocked_policy, 1e3, 1),
-                                      spread(c->blocked_oom, 1e3, 1), spread(c->blocked_semaphore, 1e3, 1),
-                                      spread(c->blocked_sync, 1e3, 1), spread(c->device_idle, 1e3, 1),
-                                      spread(c->host_stall, 1e3, 1), spread(c->makespan, 1e6, 3),
-                                      count_spread(c->callbacks), count_spread(c->ooms), count_spread(c->fallbacks)};
+      std::vector<std::string> row = {name,
+                                      g,
+                                      count_spread(c->latent),
+                                      count_spread(c->manifest),
+                                      spread(c->peak_in_use, kMiB, 2),
+                                      ratio_to_baseline(m, *c, g, sem),
+                                      spread(c->peak_pool, kMiB, 2),
+                                      spread(c->blocked_policy, 1e3, 1),
+                                      spread(c->blocked_oom, 1e3, 1),
+                                      spread(c->blocked_semaphore, 1e3, 1),
+                                      spread(c->blocked_sync, 1e3, 1),
+                                      spread(c->device_idle, 1e3, 1),
+                                      spread(c->host_stall, 1e3, 1),
+                                      spread(c->makespan, 1e6, 3),
+                                      count_spread(c->callbacks),
+                                      count_spread(c->ooms),
+                                      count_spread(c->fallbacks)};
       if (torch)
         row.insert(row.begin() + after_pool,
                    {fixed(reserved / kMiB, 2), fixed(c->peak_pool.mean / reserved, 3) + "×"});
@@ -164,7 +187,8 @@ Verdict compute_verdict(const ScenarioModel& m) {
   }
   const bool measured = m.blocking_measured;
   auto time_less = [measured](const Cell& a, const Cell& b) {
-    if (measured && a.policy_blocked.mean != b.policy_blocked.mean) return a.policy_blocked.mean < b.policy_blocked.mean;
+    if (measured && a.policy_blocked.mean != b.policy_blocked.mean)
+      return a.policy_blocked.mean < b.policy_blocked.mean;
     return a.makespan.mean < b.makespan.mean;
   };
   auto time_equal = [measured](const Cell& a, const Cell& b) {
@@ -218,7 +242,8 @@ Verdict compute_verdict(const ScenarioModel& m) {
 }
 
 std::string runs_note(const Option& o, int count) {
-  return option_name(o.policy, o.guard) + " (" + std::to_string(count) + "/" + std::to_string(o.runs) + " runs)";
+  return option_name(o.policy, o.guard) + " (" + std::to_string(count) + "/" + std::to_string(o.runs) +
+         " runs)";
 }
 
 /// "`p` + `g`: peak reserved R MiB, peak in-use U MiB (+x% vs immediate), policy-caused host
@@ -249,7 +274,8 @@ std::string growth_bound(const ScenarioModel& m, const Verdict& v) {
     for (int s : m.semaphores)
       if (s >= *v.identical_from) sems.push_back(std::to_string(s));
     os << (os.tellp() > 0 ? "; " : "") << "every option's runs at semaphores " << join(sems, ", ")
-       << " are identical, so the costs at semaphore " << v.sem << " are those of semaphore " << *v.identical_from;
+       << " are identical, so the costs at semaphore " << v.sem << " are those of semaphore "
+       << *v.identical_from;
   } else if (m.executions > 0 && v.sem > m.executions) {
     os << "; yet the runs at semaphores above " << m.executions << " differ";
   }
@@ -262,16 +288,16 @@ std::string growth_sentence(const ScenarioModel& m, const Verdict& v) {
   const Cell* low = m.cell(r.option->policy, r.option->guard, v.growth_min_sem);
   std::ostringstream os;
   os << "Largest growth with the semaphore capacity among race-free options: "
-     << option_name(r.option->policy, r.option->guard) << ", peak in-use " << in_use_text(*low) << " MiB at semaphore "
-     << v.growth_min_sem << " to " << in_use_text(*r.cell) << " MiB at semaphore " << v.sem << " ("
-     << percent_vs_baseline(m, &Cell::peak_in_use, *r.cell, r.option->guard, v.sem) << " vs "
+     << option_name(r.option->policy, r.option->guard) << ", peak in-use " << in_use_text(*low)
+     << " MiB at semaphore " << v.growth_min_sem << " to " << in_use_text(*r.cell) << " MiB at semaphore "
+     << v.sem << " (" << percent_vs_baseline(m, &Cell::peak_in_use, *r.cell, r.option->guard, v.sem) << " vs "
      << option_name(kBaselinePolicy, r.option->guard) << ")";
   if (v.growth_stops_at < v.sem) os << "; it stops growing at semaphore " << v.growth_stops_at;
   return os.str();
 }
 
 std::string ranking_table(const ScenarioModel& m, const std::vector<Ranked>& ranked, int sem) {
-  std::vector<std::string> header = {"rank", "policy", "guard", "peak reserved MiB", "peak in-use MiB",
+  std::vector<std::string> header = {"rank",        "policy", "guard", "peak reserved MiB", "peak in-use MiB",
                                      "vs immediate"};
   if (m.blocking_measured) header.push_back("host blocked by policy µs");
   header.insert(header.end(), {"makespan ms", "vs immediate"});
@@ -279,8 +305,12 @@ std::string ranking_table(const ScenarioModel& m, const std::vector<Ranked>& ran
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     const Cell& c = *ranked[i].cell;
     const std::string& g = ranked[i].option->guard;
-    std::vector<std::string> row = {std::to_string(i + 1), ranked[i].option->policy, g, reserved_text(c),
-                                    in_use_text(c), percent_vs_baseline(m, &Cell::peak_in_use, c, g, sem)};
+    std::vector<std::string> row = {std::to_string(i + 1),
+                                    ranked[i].option->policy,
+                                    g,
+                                    reserved_text(c),
+                                    in_use_text(c),
+                                    percent_vs_baseline(m, &Cell::peak_in_use, c, g, sem)};
     if (m.blocking_measured) row.push_back(blocked_text(c));
     row.insert(row.end(), {makespan_text(c), percent_vs_baseline(m, &Cell::makespan, c, g, sem)});
     rows.push_back(std::move(row));
@@ -297,7 +327,9 @@ struct VerdictLines {
   std::vector<const std::string*> all() const {
     return {&race_free, &racy, &incomplete, &oom, &none_free, &memory, &time, &frontier, &growth, &bound};
   }
-  std::vector<const std::string*> headline() const { return {&racy, &none_free, &memory, &time, &growth, &bound}; }
+  std::vector<const std::string*> headline() const {
+    return {&racy, &none_free, &memory, &time, &growth, &bound};
+  }
 };
 
 VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
@@ -307,8 +339,8 @@ VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
     for (const Option* o : list) out.push_back(runs_note(*o, count(*o)));
     return join(out, ", ");
   };
-  l.race_free = "Race-free: " + std::to_string(v.race_free.size()) + " of " + std::to_string(m.options.size()) +
-                " options.";
+  l.race_free = "Race-free: " + std::to_string(v.race_free.size()) + " of " +
+                std::to_string(m.options.size()) + " options.";
   if (!v.racy.empty())
     l.racy = "Racy (runs with a latent or manifest race): " +
              names(v.racy, [](const Option& o) { return o.racy_runs; }) + ".";
@@ -317,7 +349,8 @@ VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
                    names(v.incomplete, [](const Option& o) { return o.incomplete_runs; }) + ".";
   if (!v.oom.empty()) {
     std::vector<std::string> out;
-    for (const Option* o : v.oom) out.push_back(option_name(o->policy, o->guard) + " (" + std::to_string(o->ooms) + ")");
+    for (const Option* o : v.oom)
+      out.push_back(option_name(o->policy, o->guard) + " (" + std::to_string(o->ooms) + ")");
     l.oom = "Allocation failures (OOMs, all runs): " + join(out, ", ") + ".";
   }
   if (v.race_free.empty()) {
@@ -327,34 +360,40 @@ VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
   l.memory = "Least device memory among race-free options at semaphore " + std::to_string(v.sem) + ": " +
              describe(m, v, v.by_memory.front());
   if (v.memory_ties > 1)
-    l.memory += "; " + std::to_string(v.memory_ties) + " options tie at " + reserved_text(*v.by_memory.front().cell) +
-                " MiB reserved and " + in_use_text(*v.by_memory.front().cell) + " MiB in use, ordered by " +
-                time_key_name(m) + " (then sweep order)";
+    l.memory += "; " + std::to_string(v.memory_ties) + " options tie at " +
+                reserved_text(*v.by_memory.front().cell) + " MiB reserved and " +
+                in_use_text(*v.by_memory.front().cell) + " MiB in use, ordered by " + time_key_name(m) +
+                " (then sweep order)";
   l.memory += ".";
-  l.time = "Least " + time_key_name(m) + " among race-free options at semaphore " + std::to_string(v.sem) + ": " +
-           describe(m, v, v.by_time.front());
+  l.time = "Least " + time_key_name(m) + " among race-free options at semaphore " + std::to_string(v.sem) +
+           ": " + describe(m, v, v.by_time.front());
   if (v.time_ties > 1)
-    l.time += "; " + std::to_string(v.time_ties) + " options tie, ordered by device memory (then sweep order)";
+    l.time +=
+        "; " + std::to_string(v.time_ties) + " options tie, ordered by device memory (then sweep order)";
   l.time += ".";
   std::vector<std::string> frontier;
   for (const auto& r : v.frontier) frontier.push_back(option_name(r.option->policy, r.option->guard));
   l.frontier = "Trade-off frontier (no race-free option needs no more device memory and no more " +
                time_key_name(m) + ", and less of one): " + join(frontier, ", ") + ".";
   if (std::string g = growth_sentence(m, v); !g.empty()) l.growth = g + ".";
-  if (std::string bound = growth_bound(m, v); !bound.empty()) l.bound = "What bounds the growth: " + bound + ".";
+  if (std::string bound = growth_bound(m, v); !bound.empty())
+    l.bound = "What bounds the growth: " + bound + ".";
   return l;
 }
 
 std::string verdict(const ScenarioModel& m, const Verdict& v) {
   std::ostringstream os;
   os << "### Verdict\n\n";
-  os << "Computed from the runs below. An option is a policy + guard pair; it is **race-free** when none of its "
+  os << "Computed from the runs below. An option is a policy + guard pair; it is **race-free** when none of "
+        "its "
      << "runs (every semaphore capacity and seed) had a latent or a manifest race and every run completed. "
-     << "Costs are at semaphore " << v.sem << " (the largest capacity swept), relative to `immediate` with the "
+     << "Costs are at semaphore " << v.sem
+     << " (the largest capacity swept), relative to `immediate` with the "
      << "same guard. Device memory is what a user must provision: **peak reserved**, the bytes every pool "
      << "(shared and the autotuner's private one) holds from the device, then peak in-use. Host time is ";
   if (m.blocking_measured)
-    os << "the host's blocking the policy causes (its and the guard's waits, and waits for frees on OOM), then "
+    os << "the host's blocking the policy causes (its and the guard's waits, and waits for frees on OOM), "
+          "then "
        << "makespan; the semaphore and the program's own syncs are the workload's, and host stall (makespan "
        << "minus host work) is listed but not ranked on, as it is mostly the program's final sync.\n\n";
   else
@@ -407,8 +446,8 @@ std::string plots_section(const ReportInput& in, const ReportOutcome& plots, con
        << "` (the guard under which most policies are race-free); bars span the seeds' min–max, "
        << "crosses mark racy points.\n\n![peak in-use vs semaphore capacity](peak_vs_semaphore.png)\n\n";
   if (has("host_time_vs_peak.png"))
-    os << (m.blocking_measured ? "Host time blocked by the policy" : "Makespan") << " vs peak in-use at semaphore "
-       << m.reference_semaphore()
+    os << (m.blocking_measured ? "Host time blocked by the policy" : "Makespan")
+       << " vs peak in-use at semaphore " << m.reference_semaphore()
        << ": one point per policy (colour) and guard (shape), mean over seeds; circled points had races.\n\n"
        << "![host time vs peak in-use](host_time_vs_peak.png)\n\n";
   if (has("memory_over_time.png"))

@@ -37,9 +37,9 @@ struct Cell {
  private:
   template <class C>  // Cell or const Cell
   static auto stats_of(C& c) -> std::vector<decltype(&c.latent)> {
-    return {&c.latent,       &c.manifest,     &c.peak_in_use,    &c.peak_live,         &c.peak_pending,
-            &c.peak_pool,    &c.host_stall,   &c.makespan,       &c.callbacks,         &c.ooms,
-            &c.fallbacks,    &c.blocked_policy, &c.blocked_oom,  &c.blocked_semaphore, &c.blocked_sync,
+    return {&c.latent,         &c.manifest,       &c.peak_in_use, &c.peak_live,         &c.peak_pending,
+            &c.peak_pool,      &c.host_stall,     &c.makespan,    &c.callbacks,         &c.ooms,
+            &c.fallbacks,      &c.blocked_policy, &c.blocked_oom, &c.blocked_semaphore, &c.blocked_sync,
             &c.policy_blocked, &c.device_idle};
   }
 };

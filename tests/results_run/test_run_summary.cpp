@@ -70,7 +70,8 @@ TEST_CASE("summary shows incomplete runs, disabled detection, warnings and a bou
   CHECK(format_run_summary(r, nullptr, 0).find("findings") == std::string::npos);
 }
 
-TEST_CASE("summary shows host blocking by cause and device idle time, each under its own label", "[summary]") {
+TEST_CASE("summary shows host blocking by cause and device idle time, each under its own label",
+          "[summary]") {
   RunResult r;
   r.host_stall_ns = 9'000;
   r.host_blocked_policy_ns = 1'000;

@@ -90,8 +90,9 @@ TEST_CASE("the verdict follows the data") {
   // policy, so deferred-callback + none (0 µs).
   CHECK(md.find("Least device memory among race-free options at semaphore 4: `immediate` + `wait-compute`") !=
         std::string::npos);
-  CHECK(md.find("Least policy-caused host blocking among race-free options at semaphore 4: `deferred-callback` + "
-                "`none`") != std::string::npos);
+  CHECK(md.find(
+            "Least policy-caused host blocking among race-free options at semaphore 4: `deferred-callback` + "
+            "`none`") != std::string::npos);
   // deferred-callback withholds 3 MiB per semaphore unit: at 4, 12 MiB over immediate's 64.375 MiB.
   CHECK(md.find("÷ immediate") != std::string::npos);
   CHECK(md.find("+18.6%") != std::string::npos);
@@ -127,7 +128,8 @@ TEST_CASE("with gnuplot the three plots are PNG files", "[gnuplot]") {
   allocsim::test::require_tool(std::system("gnuplot -e 'exit' >/dev/null 2>&1") == 0, "gnuplot not installed");
   auto dir = copy_of_data("plots");
   auto out = results::write_report(dir, {});
-  CHECK(out.plots == std::vector<std::string>{"peak_vs_semaphore.png", "host_time_vs_peak.png", "memory_over_time.png"});
+  CHECK(out.plots ==
+        std::vector<std::string>{"peak_vs_semaphore.png", "host_time_vs_peak.png", "memory_over_time.png"});
   for (const auto& p : out.plots) {
     std::string head = slurp(dir / p).substr(0, 8);
     CHECK(head == std::string("\x89PNG\r\n\x1a\n", 8));
@@ -173,7 +175,8 @@ TEST_CASE("the sweep manifest carries the program's number of executions to the 
   CHECK(results::read_report_input(dir).spec.executions == 3);
   // Capacity 4 is beyond the 3 executions: the report says so (fake runs differ at 1 and 4).
   results::write_report(dir, {false, "gnuplot"});
-  CHECK(slurp(dir / "report.md").find("What bounds the growth: the program has 3 executions, so from semaphore 3 on") !=
+  CHECK(slurp(dir / "report.md")
+            .find("What bounds the growth: the program has 3 executions, so from semaphore 3 on") !=
         std::string::npos);
   fs::remove_all(dir);
 }
@@ -186,7 +189,8 @@ TEST_CASE("results/conv-autotune/headline.md is rendered from its results, and R
   REQUIRE_FALSE(headline.empty());
   CHECK(results::render_headline_markdown(results::read_report_input(flagship)) == headline);
   const std::string readme = slurp(root / "README.md");
-  const std::string open = "<!-- headline: results/conv-autotune/headline.md -->\n", close = "<!-- /headline -->";
+  const std::string open = "<!-- headline: results/conv-autotune/headline.md -->\n",
+                    close = "<!-- /headline -->";
   const auto begin = readme.find(open);
   // Until README carries the block (the coordinator adds it), there is nothing to compare.
   if (begin == std::string::npos) {

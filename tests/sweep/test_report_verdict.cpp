@@ -23,10 +23,10 @@ constexpr std::uint64_t MiB = 1 << 20;
 struct Spec {
   std::string policy, guard;
   double in_use_mib = 10, reserved_mib = 512;
-  double blocked_us = 0;     // host blocked in the policy's waits
+  double blocked_us = 0;  // host blocked in the policy's waits
   double makespan_us = 1000;
   int latent = 0;
-  double growth_mib = 0;     // extra in-use per semaphore unit, up to `executions` units
+  double growth_mib = 0;  // extra in-use per semaphore unit, up to `executions` units
 };
 
 /// One run per (option, semaphore, seed); in-use grows with min(semaphore, executions).
@@ -100,7 +100,8 @@ Table table_after(const std::string& md, const std::string& heading) {
       continue;
     }
     auto cells = split_cells(line);
-    if (!in_table) header = cells, in_table = true;
+    if (!in_table)
+      header = cells, in_table = true;
     else if (cells[0].find("---") == std::string::npos) {
       std::map<std::string, std::string> row;
       for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = cells[i];
@@ -130,7 +131,9 @@ Keys keys(const std::map<std::string, std::string>& row, const std::string& time
 bool memory_lt(const Keys& a, const Keys& b) {
   return a.reserved != b.reserved ? a.reserved < b.reserved : a.in_use < b.in_use;
 }
-bool time_lt(const Keys& a, const Keys& b) { return a.time != b.time ? a.time < b.time : a.makespan < b.makespan; }
+bool time_lt(const Keys& a, const Keys& b) {
+  return a.time != b.time ? a.time < b.time : a.makespan < b.makespan;
+}
 
 /// Checks every verdict sentence against the tables; returns the rendered markdown for more checks.
 std::string check_consistent(const results::ReportInput& in) {
@@ -155,8 +158,10 @@ std::string check_consistent(const results::ReportInput& in) {
   for (const auto& row : summary)
     if (row.at("latent races") != "0" || row.at("manifest races") != "0") {
       ++racy_rows;
-      CHECK(bullet(md, "Racy").find("`" + row.at("policy") + "` + `" + row.at("guard") + "`") != std::string::npos);
-      for (const auto& r : by_memory) CHECK_FALSE((r.at("policy") == row.at("policy") && r.at("guard") == row.at("guard")));
+      CHECK(bullet(md, "Racy").find("`" + row.at("policy") + "` + `" + row.at("guard") + "`") !=
+            std::string::npos);
+      for (const auto& r : by_memory)
+        CHECK_FALSE((r.at("policy") == row.at("policy") && r.at("guard") == row.at("guard")));
     }
   CHECK(racy_rows == n_all - n_free);
   if (n_free == 0) {
@@ -183,8 +188,9 @@ std::string check_consistent(const results::ReportInput& in) {
   for (std::size_t i = 1; i < by_time.size(); ++i)
     CHECK_FALSE(time_lt(keys(by_time[i], time_column), keys(by_time[i - 1], time_column)));
   auto check_first = [&](const std::string& sentence, const std::map<std::string, std::string>& first) {
-    REQUIRE(std::regex_search(sentence, m,
-                              std::regex(R"(: `([^`]+)` \+ `([^`]+)`: peak reserved ([\d.]+) MiB, peak in-use ([\d.]+) MiB)")));
+    REQUIRE(std::regex_search(
+        sentence, m,
+        std::regex(R"(: `([^`]+)` \+ `([^`]+)`: peak reserved ([\d.]+) MiB, peak in-use ([\d.]+) MiB)")));
     CHECK(m[1] == first.at("policy"));
     CHECK(m[2] == first.at("guard"));
     CHECK(m[3] == first.at("peak reserved MiB"));
@@ -201,11 +207,16 @@ std::string check_consistent(const results::ReportInput& in) {
     mem_ties += r.at("peak reserved MiB") == by_memory[0].at("peak reserved MiB") &&
                 r.at("peak in-use MiB") == by_memory[0].at("peak in-use MiB");
   for (const auto& r : by_time)
-    time_ties += r.at(time_column) == by_time[0].at(time_column) && r.at("makespan ms") == by_time[0].at("makespan ms");
-  if (mem_ties > 1) CHECK(mem_sentence.find(std::to_string(mem_ties) + " options tie") != std::string::npos);
-  else CHECK(mem_sentence.find("tie") == std::string::npos);
-  if (time_ties > 1) CHECK(time_sentence.find(std::to_string(time_ties) + " options tie") != std::string::npos);
-  else CHECK(time_sentence.find("tie") == std::string::npos);
+    time_ties += r.at(time_column) == by_time[0].at(time_column) &&
+                 r.at("makespan ms") == by_time[0].at("makespan ms");
+  if (mem_ties > 1)
+    CHECK(mem_sentence.find(std::to_string(mem_ties) + " options tie") != std::string::npos);
+  else
+    CHECK(mem_sentence.find("tie") == std::string::npos);
+  if (time_ties > 1)
+    CHECK(time_sentence.find(std::to_string(time_ties) + " options tie") != std::string::npos);
+  else
+    CHECK(time_sentence.find("tie") == std::string::npos);
   // The frontier, recomputed from the table.
   const std::string frontier = bullet(md, "Trade-off frontier");
   for (const auto& a : by_memory) {
@@ -243,24 +254,24 @@ TEST_CASE("verdict: a private pool holding more device memory does not rank firs
   CHECK(bullet(md, "Least device memory").find("`immediate` + `wait-compute`") != std::string::npos);
   // immediate + private-pool and deferred-callback + none tie on host time; the private pool's
   // 1536 MiB reserved puts it second.
-  CHECK(bullet(md, "Least policy-caused host blocking").find("`deferred-callback` + `none`") != std::string::npos);
+  CHECK(bullet(md, "Least policy-caused host blocking").find("`deferred-callback` + `none`") !=
+        std::string::npos);
   CHECK(bullet(md, "Least policy-caused host blocking").find("2 options tie") != std::string::npos);
 }
 
 TEST_CASE("verdict: ties are counted, and the ranking breaks them on the other key", "[verdict]") {
-  auto md = check_consistent(make_input({{"a", "none", 10, 512, 3, 1000},
-                                         {"b", "none", 10, 512, 1, 1000},
-                                         {"c", "none", 10, 512, 1, 1000}},
-                                        {1, 2}, 0));
+  auto md = check_consistent(make_input(
+      {{"a", "none", 10, 512, 3, 1000}, {"b", "none", 10, 512, 1, 1000}, {"c", "none", 10, 512, 1, 1000}},
+      {1, 2}, 0));
   CHECK(bullet(md, "Least device memory").find("3 options tie") != std::string::npos);
   CHECK(bullet(md, "Least device memory").find("`b` + `none`") != std::string::npos);
   CHECK(bullet(md, "Least policy-caused host blocking").find("2 options tie") != std::string::npos);
 }
 
 TEST_CASE("verdict: every option racy gives no ranking and says so", "[verdict]") {
-  auto md = check_consistent(make_input({{"immediate", "none", 10, 512, 0, 1000, 2},
-                                         {"deferred-callback", "none", 10, 512, 0, 1000, 1}},
-                                        {1}, 0));
+  auto md = check_consistent(make_input(
+      {{"immediate", "none", 10, 512, 0, 1000, 2}, {"deferred-callback", "none", 10, 512, 0, 1000, 1}}, {1},
+      0));
   CHECK(md.find("Race-free options ranked") == std::string::npos);
 }
 
@@ -274,12 +285,13 @@ TEST_CASE("verdict: no option racy; runs identical from the number of executions
   CHECK(bound.find("the program has 16 executions") != std::string::npos);
   CHECK(bound.find("runs at semaphores 16, 32 are identical") != std::string::npos);
   const std::string growth = bullet(md, "Largest growth");
-  CHECK(growth.find("`deferred-callback` + `none`, peak in-use 30.00 MiB at semaphore 1 to 255.00 MiB at semaphore 32")
-        != std::string::npos);
+  CHECK(growth.find("`deferred-callback` + `none`, peak in-use 30.00 MiB at semaphore 1 to 255.00 MiB at "
+                    "semaphore 32") != std::string::npos);
   CHECK(growth.find("stops growing at semaphore 16") != std::string::npos);
 }
 
-TEST_CASE("verdict: without measured host blocking the time ranking is by makespan, and says why", "[verdict]") {
+TEST_CASE("verdict: without measured host blocking the time ranking is by makespan, and says why",
+          "[verdict]") {
   auto md = check_consistent(make_input({{"immediate", "none", 10, 512, 0, 1200},
                                          {"host-sync", "none", 10, 512, 0, 1500},
                                          {"deferred-callback", "none", 20, 512, 0, 1100}},

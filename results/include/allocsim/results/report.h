@@ -5,8 +5,9 @@
 // the min–max spread), peak in-use by semaphore capacity, and a verdict that ranks the race-free
 // (policy, guard) options by device memory (peak reserved over every pool, then peak in-use) and by
 // the host blocking the policy causes (then makespan) against `immediate` with the same guard and
-// semaphore, and says what bounds the growth with the semaphore capacity. Plots are optional: without gnuplot (or with plots disabled) the report
-// still has every table and says why the plots are missing.
+// semaphore, and says what bounds the growth with the semaphore capacity. Plots are optional:
+// without gnuplot (or with plots disabled) the report still has every table and says why the plots
+// are missing.
 #pragma once
 #include <filesystem>
 #include <stdexcept>
@@ -57,7 +58,8 @@ struct ReportOutcome {
 /// Reads DIR/results.json (+ DIR/memory_series.json if present). Throws ReportError.
 ReportInput read_report_input(const std::filesystem::path& dir);
 
-/// Writes DIR/report.md, DIR/headline.md and the plots. Throws ReportError / std::runtime_error (write failures).
+/// Writes DIR/report.md, DIR/headline.md and the plots. Throws ReportError / std::runtime_error
+/// (write failures).
 ReportOutcome write_report(const std::filesystem::path& dir, const ReportOptions& options = {});
 
 /// The markdown text, given which plots exist (exposed for tests).
