@@ -323,12 +323,14 @@ std::string ranking_table(const ScenarioModel& m, const std::vector<Ranked>& ran
 /// The verdict's sentences, each with its role, so the report lists them all and headline.md picks
 /// the ones a README quotes; empty = does not apply.
 struct VerdictLines {
-  std::string race_free, racy, incomplete, oom, none_free, memory, time, frontier, growth, bound;
+  std::string race_free, racy, incomplete, oom, none_free, memory, reserved_flat, time, frontier, growth,
+      bound;
   std::vector<const std::string*> all() const {
-    return {&race_free, &racy, &incomplete, &oom, &none_free, &memory, &time, &frontier, &growth, &bound};
+    return {&race_free,     &racy, &incomplete, &oom,    &none_free, &memory,
+            &reserved_flat, &time, &frontier,   &growth, &bound};
   }
   std::vector<const std::string*> headline() const {
-    return {&racy, &none_free, &memory, &time, &growth, &bound};
+    return {&racy, &none_free, &memory, &reserved_flat, &time, &growth, &bound};
   }
 };
 
@@ -365,6 +367,22 @@ VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
                 in_use_text(*v.by_memory.front().cell) + " MiB in use, ordered by " + time_key_name(m) +
                 " (then sweep order)";
   l.memory += ".";
+  // Peak reserved that does not follow peak in-use (pools that take their whole limit at first
+  // use): say so, or the tie at the top reads as if those options needed the same memory.
+  std::size_t same_reserved = 0;
+  double lo = 0, hi = 0;
+  for (const auto& r : v.race_free)
+    if (reserved_text(*r.cell) == reserved_text(*v.by_memory.front().cell)) {
+      const double u = r.cell->peak_in_use.mean;
+      lo = same_reserved ? std::min(lo, u) : u, hi = same_reserved ? std::max(hi, u) : u;
+      ++same_reserved;
+    }
+  if (same_reserved > 1 && fixed(lo / kMiB, 2) != fixed(hi / kMiB, 2))
+    l.reserved_flat = "Peak reserved is " + reserved_text(*v.by_memory.front().cell) + " MiB for " +
+                      std::to_string(same_reserved) + " race-free options whose peak in-use ranges " +
+                      fixed(lo / kMiB, 2) + "–" + fixed(hi / kMiB, 2) +
+                      " MiB: their reserved bytes do not follow what they use, so peak in-use is what "
+                      "separates them.";
   l.time = "Least " + time_key_name(m) + " among race-free options at semaphore " + std::to_string(v.sem) +
            ": " + describe(m, v, v.by_time.front());
   if (v.time_ties > 1)

@@ -5,6 +5,7 @@
 // against the summary table at the same semaphore. A sentence that names another option or another
 // number than its table fails here.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <regex>
@@ -217,6 +218,30 @@ std::string check_consistent(const results::ReportInput& in) {
     CHECK(time_sentence.find(std::to_string(time_ties) + " options tie") != std::string::npos);
   else
     CHECK(time_sentence.find("tie") == std::string::npos);
+  // "Peak reserved is R MiB for N race-free options whose peak in-use ranges A–B MiB": the table's
+  // rows at R, and it is there exactly when those rows differ in use.
+  {
+    const std::string reserved = by_memory.front().at("peak reserved MiB");
+    std::size_t n = 0;
+    double lo = 1e300, hi = -1;
+    for (const auto& r : by_memory)
+      if (r.at("peak reserved MiB") == reserved) {
+        ++n;
+        lo = std::min(lo, num(r.at("peak in-use MiB")));
+        hi = std::max(hi, num(r.at("peak in-use MiB")));
+      }
+    const std::string flat = bullet(md, "Peak reserved is");
+    if (n > 1 && lo != hi) {
+      char want[160];
+      std::snprintf(want, sizeof want,
+                    "Peak reserved is %s MiB for %zu race-free options whose peak in-use ranges "
+                    "%.2f–%.2f MiB",
+                    reserved.c_str(), n, lo, hi);
+      CHECK(flat.rfind(want, 0) == 0);
+    } else {
+      CHECK(flat.empty());
+    }
+  }
   // The frontier, recomputed from the table.
   const std::string frontier = bullet(md, "Trade-off frontier");
   for (const auto& a : by_memory) {
@@ -252,6 +277,10 @@ TEST_CASE("verdict: a private pool holding more device memory does not rank firs
                                          {"deferred-callback", "none", 10, 512, 0, 1000, 0, 2}},
                                         {1, 4}, 4));
   CHECK(bullet(md, "Least device memory").find("`immediate` + `wait-compute`") != std::string::npos);
+  // The two 512 MiB options differ in use (10 and 18 MiB at semaphore 4): the report says so.
+  CHECK(bullet(md, "Peak reserved is")
+            .find("512.00 MiB for 2 race-free options whose peak in-use ranges "
+                  "10.00–18.00 MiB") != std::string::npos);
   // immediate + private-pool and deferred-callback + none tie on host time; the private pool's
   // 1536 MiB reserved puts it second.
   CHECK(bullet(md, "Least policy-caused host blocking").find("`deferred-callback` + `none`") !=
