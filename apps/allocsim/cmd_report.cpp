@@ -24,8 +24,8 @@ allocsim::cli::RunFn setup_report(CLI::App& sub) {
       "Examples:\n"
       "  allocsim report results/conv-autotune\n"
       "  allocsim report out/sweep --no-plots\n"
-      "Writes DIR/report.md and, when gnuplot is available, DIR/peak_vs_semaphore.png, DIR/stall_vs_peak.png\n"
-      "and DIR/memory_over_time.png. Exit status: 0 ok, 2 bad input.");
+      "Writes DIR/report.md, DIR/headline.md and, when gnuplot is available, DIR/peak_vs_semaphore.png,\n"
+      "DIR/host_time_vs_peak.png and DIR/memory_over_time.png. Exit status: 0 ok, 2 bad input.");
   return [a]() -> int {
     try {
       res::ReportOptions o;

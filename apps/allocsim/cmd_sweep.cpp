@@ -2,6 +2,7 @@
 // run in parallel, resumable, written to DIR (results.csv, results.json, memory_series.json),
 // then the report (`allocsim report DIR`). Exit status: 0 ok; 2 bad input (unknown scenario,
 // policy or guard, bad --set, DIR holding another sweep without --force, unwritable DIR).
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
@@ -122,6 +123,9 @@ int run(const SweepArgs& a) {
   spec.semaphores = a.semaphores.empty() ? std::vector<int>{scenario.semaphore} : parse_semaphores(a.semaphores);
   spec.seeds = a.seeds;
   spec.base_seed = scenario.seed;
+  spec.executions = static_cast<int>(std::count_if(
+      scenario.program.ops.begin(), scenario.program.ops.end(),
+      [](const allocsim::HostOp& op) { return op.kind == allocsim::HostOpKind::BeginExecution; }));
 
   res::SweepOptions options;
   options.threads = a.jobs;

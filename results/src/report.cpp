@@ -1,4 +1,4 @@
-// write_report: read the sweep folder, render plots (unless disabled), write report.md.
+// write_report: read the sweep folder, render plots (unless disabled), write report.md and headline.md.
 #include "allocsim/results/report.h"
 
 #include <cstdlib>
@@ -19,6 +19,7 @@ ReportOutcome write_report(const std::filesystem::path& dir, const ReportOptions
   if (plots) out = detail::render_plots(dir, in, gnuplot);
   else out.plot_note = "plots were disabled for this report (--no-plots or ALLOCSIM_NO_PLOTS).";
   detail::write_whole_file(dir / "report.md", render_report_markdown(in, out));
+  detail::write_whole_file(dir / "headline.md", render_headline_markdown(in));
   return out;
 }
 

@@ -31,6 +31,8 @@ SweepSpec spec_from_json(const json::object& o) {
     if (it->value().is_int64()) s.base_seed = static_cast<std::uint64_t>(it->value().as_int64());
     else if (it->value().is_uint64()) s.base_seed = it->value().as_uint64();
   }
+  if (auto it = o.find("executions"); it != o.end() && it->value().is_int64())
+    s.executions = static_cast<int>(it->value().as_int64());
   if (auto it = o.find("set"); it != o.end() && it->value().is_array())
     for (const auto& kv : it->value().as_array())
       if (kv.is_array() && kv.as_array().size() == 2 && kv.as_array()[0].is_string() && kv.as_array()[1].is_string())

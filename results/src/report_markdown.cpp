@@ -1,5 +1,6 @@
 // report.md: tables, verdict and plot links, all computed from the sweep's results (report.h).
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "allocsim/core/seeds.h"
@@ -27,22 +28,33 @@ std::string ratio_to_baseline(const ScenarioModel& m, const Cell& c, const std::
   return fixed(c.peak_in_use.mean / base->peak_in_use.mean, 2) + "×";
 }
 
-/// "+12.3% peak in-use" style costs of option (p, g) vs immediate + g at `sem`.
-struct Cost {
-  bool known = false;
-  std::string peak, stall;
-};
-Cost cost_vs_baseline(const ScenarioModel& m, const Cell& c, const std::string& guard, int sem) {
+/// Relative to `immediate` with the same guard at `sem`: "+12.3%" on a statistic, "n/a" without one.
+std::string percent_vs_baseline(const ScenarioModel& m, const Stat Cell::*stat, const Cell& c,
+                                const std::string& guard, int sem) {
   const Cell* base = m.cell(kBaselinePolicy, guard, sem);
-  if (!base || base->peak_in_use.mean <= 0) return {false, "n/a", "n/a"};
-  return {true, signed_percent(c.peak_in_use.mean / base->peak_in_use.mean - 1),
-          signed_us(c.host_stall.mean - base->host_stall.mean)};
+  if (!base || (base->*stat).mean <= 0) return "n/a";
+  return signed_percent((c.*stat).mean / (base->*stat).mean - 1);
 }
 
-const std::vector<bool> kSummaryAlign = {false, false, true, true, true, true, true, true, true, true, true};
-const std::vector<std::string> kSummaryHeader = {
-    "policy",  "guard",           "latent races", "manifest races", "peak in-use MiB", "÷ immediate",
-    "peak pool MiB", "host stall µs", "makespan ms",  "callbacks",      "OOMs"};
+const std::vector<bool> kSummaryAlign = {false, false, true, true, true, true, true, true, true,
+                                         true,  true,  true, true, true, true, true, true};
+const std::vector<std::string> kSummaryHeader = {"policy",
+                                                 "guard",
+                                                 "latent races",
+                                                 "manifest races",
+                                                 "peak in-use MiB",
+                                                 "÷ immediate",
+                                                 "peak pool MiB",
+                                                 "blocked in policy µs",
+                                                 "blocked in OOM µs",
+                                                 "blocked on semaphore µs",
+                                                 "blocked in syncs µs",
+                                                 "device idle µs",
+                                                 "host stall µs",
+                                                 "makespan ms",
+                                                 "callbacks",
+                                                 "OOMs",
+                                                 "fallbacks"};
 
 std::string summary_table(const ScenarioModel& m, int sem) {
   // PyTorch traces: the pool beside PyTorch's own max_memory_reserved (the same quantity: bytes the
@@ -62,10 +74,23 @@ std::string summary_table(const ScenarioModel& m, int sem) {
       const Cell* c = m.cell(p, g, sem);
       if (!c) continue;
       std::string name = p + (c->incomplete_runs ? " (did not complete: " + std::to_string(c->incomplete_runs) + ")" : "");
-      std::vector<std::string> row = {name, g, count_spread(c->latent), count_spread(c->manifest),
-                                      spread(c->peak_in_use, kMiB, 2), ratio_to_baseline(m, *c, g, sem),
-                                      spread(c->peak_pool, kMiB, 2), spread(c->host_stall, 1e3, 1),
-                                      spread(c->makespan, 1e6, 3), count_spread(c->callbacks), count_spread(c->ooms)};
+      std::vector<std::string> row = {name,
+                                      g,
+                                      count_spread(c->latent),
+                                      count_spread(c->manifest),
+                                      spread(c->peak_in_use, kMiB, 2),
+                                      ratio_to_baseline(m, *c, g, sem),
+                                      spread(c->peak_pool, kMiB, 2),
+                                      spread(c->blocked_policy, 1e3, 1),
+                                      spread(c->blocked_oom, 1e3, 1),
+                                      spread(c->blocked_semaphore, 1e3, 1),
+                                      spread(c->blocked_sync, 1e3, 1),
+                                      spread(c->device_idle, 1e3, 1),
+                                      spread(c->host_stall, 1e3, 1),
+                                      spread(c->makespan, 1e6, 3),
+                                      count_spread(c->callbacks),
+                                      count_spread(c->ooms),
+                                      count_spread(c->fallbacks)};
       if (torch)
         row.insert(row.begin() + after_pool,
                    {fixed(reserved / kMiB, 2), fixed(c->peak_pool.mean / reserved, 3) + "×"});
@@ -107,111 +132,301 @@ std::string peak_by_semaphore_table(const ScenarioModel& m) {
   return markdown_table(header, align, rows);
 }
 
+// ---- The verdict: one structure (Verdict) computed from the model; the sentences, the ranking
+// tables and headline.md are all rendered from it, so a sentence cannot name another option or
+// another number than its table.
+
 struct Ranked {
   const Option* option;
   const Cell* cell;
 };
 
-std::string ranking_table(const ScenarioModel& m, const std::vector<Ranked>& ranked, int sem, bool by_stall) {
-  std::vector<std::string> header = {"rank", "policy", "guard"};
-  if (by_stall)
-    header.insert(header.end(), {"host stall µs", "vs immediate", "peak in-use MiB", "vs immediate"});
-  else
-    header.insert(header.end(), {"peak in-use MiB", "vs immediate", "host stall µs", "vs immediate"});
-  std::vector<std::vector<std::string>> rows;
-  for (std::size_t i = 0; i < ranked.size(); ++i) {
-    const auto& r = ranked[i];
-    Cost cost = cost_vs_baseline(m, *r.cell, r.option->guard, sem);
-    std::string peak = fixed(r.cell->peak_in_use.mean / kMiB, 2), stall = fixed(r.cell->host_stall.mean / 1e3, 1);
-    std::vector<std::string> row = {std::to_string(i + 1), r.option->policy, r.option->guard};
-    if (by_stall) row.insert(row.end(), {stall, cost.stall, peak, cost.peak});
-    else row.insert(row.end(), {peak, cost.peak, stall, cost.stall});
-    rows.push_back(std::move(row));
-  }
-  return markdown_table(header, {true, false, false, true, true, true, true}, rows);
+// The values a ranking shows, as printed: options that print the same tie.
+std::string reserved_text(const Cell& c) { return fixed(c.peak_pool.mean / kMiB, 2); }
+std::string in_use_text(const Cell& c) { return fixed(c.peak_in_use.mean / kMiB, 2); }
+std::string blocked_text(const Cell& c) { return fixed(c.policy_blocked.mean / 1e3, 1); }
+std::string makespan_text(const Cell& c) { return fixed(c.makespan.mean / 1e6, 3); }
+
+struct Verdict {
+  int sem = 0;  // the reference capacity: the largest swept
+  std::vector<Ranked> race_free;
+  std::vector<const Option*> racy, incomplete, oom;
+  // Device memory: peak reserved (every pool: a private pool's bytes serve no one else), then
+  // peak in-use, then the time key. Time: policy-caused host blocking (policy/guard + OOM waits)
+  // when measured, then makespan; then the memory keys.
+  std::vector<Ranked> by_memory, by_time;
+  std::size_t memory_ties = 0, time_ties = 0;
+  std::vector<Ranked> frontier;  // no race-free option is at least as good on both keys and better on one
+  // Growth with the capacity: from which swept capacity every option's runs are identical.
+  std::optional<int> identical_from;
+  // The race-free option whose peak in-use grows most from the smallest swept capacity to `sem`,
+  // and the smallest capacity from which it stops growing.
+  std::optional<Ranked> largest_growth;
+  int growth_min_sem = 0, growth_stops_at = 0;
+};
+
+bool memory_less(const Cell& a, const Cell& b) {
+  if (a.peak_pool.mean != b.peak_pool.mean) return a.peak_pool.mean < b.peak_pool.mean;
+  return a.peak_in_use.mean < b.peak_in_use.mean;
+}
+bool memory_equal(const Cell& a, const Cell& b) {
+  return reserved_text(a) == reserved_text(b) && in_use_text(a) == in_use_text(b);
 }
 
-std::string verdict(const ScenarioModel& m) {
-  std::ostringstream os;
-  const int sem = m.reference_semaphore();
-  std::vector<Ranked> free;
-  std::vector<std::string> racy, incomplete, oom;
+Verdict compute_verdict(const ScenarioModel& m) {
+  Verdict v;
+  v.sem = m.reference_semaphore();
   for (const auto& o : m.options) {
     if (o.race_free) {
-      if (const Cell* c = m.cell(o.policy, o.guard, sem)) free.push_back({&o, c});
+      if (const Cell* c = m.cell(o.policy, o.guard, v.sem)) v.race_free.push_back({&o, c});
     } else if (o.racy_runs > 0) {
-      racy.push_back(option_name(o.policy, o.guard) + " (" + std::to_string(o.racy_runs) + "/" +
-                     std::to_string(o.runs) + " runs)");
+      v.racy.push_back(&o);
     }
-    if (o.incomplete_runs > 0)
-      incomplete.push_back(option_name(o.policy, o.guard) + " (" + std::to_string(o.incomplete_runs) + "/" +
-                           std::to_string(o.runs) + " runs)");
-    if (o.ooms > 0) oom.push_back(option_name(o.policy, o.guard) + " (" + std::to_string(o.ooms) + ")");
+    if (o.incomplete_runs > 0) v.incomplete.push_back(&o);
+    if (o.ooms > 0) v.oom.push_back(&o);
   }
-  os << "### Verdict\n\n";
-  os << "Computed from the runs below. An option is a policy + guard pair; it is **race-free** when none of its "
-     << "runs (every semaphore capacity and seed) had a latent or a manifest race and every run completed. "
-     << "Costs are at semaphore " << sem << " (the largest capacity swept, where the host runs furthest ahead), "
-     << "relative to `immediate` with the same guard.\n\n";
-  os << "- Race-free: " << free.size() << " of " << m.options.size() << " options.\n";
-  if (!racy.empty()) os << "- Racy (runs with a latent or manifest race): " << join(racy, ", ") << ".\n";
-  if (!incomplete.empty()) os << "- Did not complete (deadlock or starvation): " << join(incomplete, ", ") << ".\n";
-  if (!oom.empty()) os << "- Allocation failures (OOMs, all runs): " << join(oom, ", ") << ".\n";
-  if (free.empty()) {
-    os << "- No option was race-free in every run.\n\n";
-    return os.str();
-  }
-  auto by_peak = free, by_stall = free;
-  std::stable_sort(by_peak.begin(), by_peak.end(), [](const Ranked& a, const Ranked& b) {
-    if (a.cell->peak_in_use.mean != b.cell->peak_in_use.mean) return a.cell->peak_in_use.mean < b.cell->peak_in_use.mean;
-    return a.cell->host_stall.mean < b.cell->host_stall.mean;
-  });
-  std::stable_sort(by_stall.begin(), by_stall.end(), [](const Ranked& a, const Ranked& b) {
-    if (a.cell->host_stall.mean != b.cell->host_stall.mean) return a.cell->host_stall.mean < b.cell->host_stall.mean;
-    return a.cell->peak_in_use.mean < b.cell->peak_in_use.mean;
-  });
-  auto describe = [&](const Ranked& r) {
-    Cost c = cost_vs_baseline(m, *r.cell, r.option->guard, sem);
-    return option_name(r.option->policy, r.option->guard) + ": peak in-use " +
-           fixed(r.cell->peak_in_use.mean / kMiB, 2) + " MiB (" + c.peak + "), host stall " +
-           fixed(r.cell->host_stall.mean / 1e3, 1) + " µs (" + c.stall + ")";
+  const bool measured = m.blocking_measured;
+  auto time_less = [measured](const Cell& a, const Cell& b) {
+    if (measured && a.policy_blocked.mean != b.policy_blocked.mean)
+      return a.policy_blocked.mean < b.policy_blocked.mean;
+    return a.makespan.mean < b.makespan.mean;
   };
-  // Options that print the same value tie; say how many, so the first is not read as unique.
-  auto ties = [](const std::vector<Ranked>& ranked, auto&& shown) {
-    std::size_t n = 1;
-    while (n < ranked.size() && shown(ranked[n]) == shown(ranked[0])) ++n;
+  auto time_equal = [measured](const Cell& a, const Cell& b) {
+    return (!measured || blocked_text(a) == blocked_text(b)) && makespan_text(a) == makespan_text(b);
+  };
+  v.by_memory = v.by_time = v.race_free;
+  std::stable_sort(v.by_memory.begin(), v.by_memory.end(), [&](const Ranked& a, const Ranked& b) {
+    if (memory_less(*a.cell, *b.cell) || memory_less(*b.cell, *a.cell)) return memory_less(*a.cell, *b.cell);
+    return time_less(*a.cell, *b.cell);
+  });
+  std::stable_sort(v.by_time.begin(), v.by_time.end(), [&](const Ranked& a, const Ranked& b) {
+    if (time_less(*a.cell, *b.cell) || time_less(*b.cell, *a.cell)) return time_less(*a.cell, *b.cell);
+    return memory_less(*a.cell, *b.cell);
+  });
+  auto ties = [](const std::vector<Ranked>& r, auto&& equal) {
+    std::size_t n = r.empty() ? 0 : 1;
+    while (n < r.size() && equal(*r[n].cell, *r[0].cell)) ++n;
     return n;
   };
-  auto peak_text = [](const Ranked& r) { return fixed(r.cell->peak_in_use.mean / kMiB, 2); };
-  auto stall_text = [](const Ranked& r) { return fixed(r.cell->host_stall.mean / 1e3, 1); };
-  if (const Cell* today = m.guards.empty() ? nullptr : m.cell(kBaselinePolicy, m.guards.front(), sem))
-    os << "- Reference, " << option_name(kBaselinePolicy, m.guards.front()) << ": peak in-use "
-       << fixed(today->peak_in_use.mean / kMiB, 2) << " MiB, host stall " << fixed(today->host_stall.mean / 1e3, 1)
-       << " µs, " << count_spread(today->latent) << " latent and " << count_spread(today->manifest)
-       << " manifest races per run.\n";
-  const std::size_t peak_ties = ties(by_peak, peak_text), stall_ties = ties(by_stall, stall_text);
-  os << "- Lowest peak memory among race-free options: " << describe(by_peak.front());
-  if (peak_ties > 1) os << "; " << peak_ties << " options tie at " << peak_text(by_peak.front()) << " MiB, this one stalls least";
-  os << ".\n";
-  os << "- Least host stall among race-free options: " << describe(by_stall.front());
-  if (stall_ties > 1)
-    os << "; " << stall_ties << " options tie at " << stall_text(by_stall.front()) << " µs, this one uses least memory";
-  os << ".\n";
-  std::vector<std::string> pareto;
-  for (const auto& a : by_peak) {
-    bool dominated = std::any_of(free.begin(), free.end(), [&](const Ranked& b) {
-      double ap = a.cell->peak_in_use.mean, as = a.cell->host_stall.mean;
-      double bp = b.cell->peak_in_use.mean, bs = b.cell->host_stall.mean;
-      return bp <= ap && bs <= as && (bp < ap || bs < as);
+  v.memory_ties = ties(v.by_memory, memory_equal);
+  v.time_ties = ties(v.by_time, time_equal);
+  for (const auto& a : v.by_memory) {
+    const bool dominated = std::any_of(v.race_free.begin(), v.race_free.end(), [&](const Ranked& b) {
+      const bool mem_le = !memory_less(*a.cell, *b.cell), time_le = !time_less(*a.cell, *b.cell);
+      return mem_le && time_le && (memory_less(*b.cell, *a.cell) || time_less(*b.cell, *a.cell));
     });
-    if (!dominated) pareto.push_back(option_name(a.option->policy, a.option->guard));
+    if (!dominated) v.frontier.push_back(a);
   }
-  os << "- Trade-off frontier (no race-free option has both less peak in-use and less host stall): "
-     << join(pareto, ", ") << ".\n\n";
-  os << "Race-free options ranked by peak in-use (semaphore " << sem << "):\n\n"
-     << ranking_table(m, by_peak, sem, false) << "\n";
-  os << "Race-free options ranked by host stall (semaphore " << sem << "):\n\n"
-     << ranking_table(m, by_stall, sem, true) << "\n";
+  v.identical_from = m.identical_from();
+  if (m.semaphores.size() > 1) {
+    v.growth_min_sem = m.semaphores.front();
+    double best = 0;
+    for (const auto& r : v.race_free) {
+      const Cell* low = m.cell(r.option->policy, r.option->guard, v.growth_min_sem);
+      if (!low || low->peak_in_use.mean <= 0) continue;
+      const double growth = r.cell->peak_in_use.mean / low->peak_in_use.mean;
+      if (growth > best) best = growth, v.largest_growth = r;
+    }
+    if (v.largest_growth && best <= 1) v.largest_growth.reset();
+    if (v.largest_growth) {
+      // The smallest capacity from which peak in-use no longer changes up to `sem`.
+      v.growth_stops_at = v.sem;
+      for (auto it = m.semaphores.rbegin() + 1; it != m.semaphores.rend(); ++it) {
+        const Cell* c = m.cell(v.largest_growth->option->policy, v.largest_growth->option->guard, *it);
+        if (!c || in_use_text(*c) != in_use_text(*v.largest_growth->cell)) break;
+        v.growth_stops_at = *it;
+      }
+    }
+  }
+  return v;
+}
+
+std::string runs_note(const Option& o, int count) {
+  return option_name(o.policy, o.guard) + " (" + std::to_string(count) + "/" + std::to_string(o.runs) +
+         " runs)";
+}
+
+/// "`p` + `g`: peak reserved R MiB, peak in-use U MiB (+x% vs immediate), policy-caused host
+/// blocking B µs, makespan M ms (+y%)".
+std::string describe(const ScenarioModel& m, const Verdict& v, const Ranked& r) {
+  const Cell& c = *r.cell;
+  const std::string vs = " vs " + option_name(kBaselinePolicy, r.option->guard) + ")";
+  std::string out = option_name(r.option->policy, r.option->guard) + ": peak reserved " + reserved_text(c) +
+                    " MiB, peak in-use " + in_use_text(c) + " MiB (" +
+                    percent_vs_baseline(m, &Cell::peak_in_use, c, r.option->guard, v.sem) + vs;
+  if (m.blocking_measured) out += ", host blocked by the policy " + blocked_text(c) + " µs";
+  return out + ", makespan " + makespan_text(c) + " ms (" +
+         percent_vs_baseline(m, &Cell::makespan, c, r.option->guard, v.sem) + vs;
+}
+
+std::string time_key_name(const ScenarioModel& m) {
+  return m.blocking_measured ? "policy-caused host blocking" : "makespan";
+}
+
+/// The sentence on what bounds the growth with the semaphore capacity, or "" when nothing does.
+std::string growth_bound(const ScenarioModel& m, const Verdict& v) {
+  std::ostringstream os;
+  if (m.executions > 0 && v.sem >= m.executions)
+    os << "the program has " << m.executions << " executions, so from semaphore " << m.executions
+       << " on every execution can be in flight and the semaphore never blocks the host";
+  if (v.identical_from) {
+    std::vector<std::string> sems;
+    for (int s : m.semaphores)
+      if (s >= *v.identical_from) sems.push_back(std::to_string(s));
+    os << (os.tellp() > 0 ? "; " : "") << "every option's runs at semaphores " << join(sems, ", ")
+       << " are identical, so the costs at semaphore " << v.sem << " are those of semaphore "
+       << *v.identical_from;
+  } else if (m.executions > 0 && v.sem > m.executions) {
+    os << "; yet the runs at semaphores above " << m.executions << " differ";
+  }
+  return os.str();
+}
+
+std::string growth_sentence(const ScenarioModel& m, const Verdict& v) {
+  if (!v.largest_growth) return {};
+  const Ranked& r = *v.largest_growth;
+  const Cell* low = m.cell(r.option->policy, r.option->guard, v.growth_min_sem);
+  std::ostringstream os;
+  os << "Largest growth with the semaphore capacity among race-free options: "
+     << option_name(r.option->policy, r.option->guard) << ", peak in-use " << in_use_text(*low)
+     << " MiB at semaphore " << v.growth_min_sem << " to " << in_use_text(*r.cell) << " MiB at semaphore "
+     << v.sem << " (" << percent_vs_baseline(m, &Cell::peak_in_use, *r.cell, r.option->guard, v.sem) << " vs "
+     << option_name(kBaselinePolicy, r.option->guard) << ")";
+  if (v.growth_stops_at < v.sem) os << "; it stops growing at semaphore " << v.growth_stops_at;
+  return os.str();
+}
+
+std::string ranking_table(const ScenarioModel& m, const std::vector<Ranked>& ranked, int sem) {
+  std::vector<std::string> header = {"rank",        "policy", "guard", "peak reserved MiB", "peak in-use MiB",
+                                     "vs immediate"};
+  if (m.blocking_measured) header.push_back("host blocked by policy µs");
+  header.insert(header.end(), {"makespan ms", "vs immediate"});
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const Cell& c = *ranked[i].cell;
+    const std::string& g = ranked[i].option->guard;
+    std::vector<std::string> row = {std::to_string(i + 1),
+                                    ranked[i].option->policy,
+                                    g,
+                                    reserved_text(c),
+                                    in_use_text(c),
+                                    percent_vs_baseline(m, &Cell::peak_in_use, c, g, sem)};
+    if (m.blocking_measured) row.push_back(blocked_text(c));
+    row.insert(row.end(), {makespan_text(c), percent_vs_baseline(m, &Cell::makespan, c, g, sem)});
+    rows.push_back(std::move(row));
+  }
+  std::vector<bool> align(header.size(), true);
+  align[1] = align[2] = false;
+  return markdown_table(header, align, rows);
+}
+
+/// The verdict's sentences, each with its role, so the report lists them all and headline.md picks
+/// the ones a README quotes; empty = does not apply.
+struct VerdictLines {
+  std::string race_free, racy, incomplete, oom, none_free, memory, reserved_flat, time, frontier, growth,
+      bound;
+  std::vector<const std::string*> all() const {
+    return {&race_free,     &racy, &incomplete, &oom,    &none_free, &memory,
+            &reserved_flat, &time, &frontier,   &growth, &bound};
+  }
+  std::vector<const std::string*> headline() const {
+    return {&racy, &none_free, &memory, &reserved_flat, &time, &growth, &bound};
+  }
+};
+
+VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
+  VerdictLines l;
+  auto names = [](const std::vector<const Option*>& list, auto&& count) {
+    std::vector<std::string> out;
+    for (const Option* o : list) out.push_back(runs_note(*o, count(*o)));
+    return join(out, ", ");
+  };
+  l.race_free = "Race-free: " + std::to_string(v.race_free.size()) + " of " +
+                std::to_string(m.options.size()) + " options.";
+  if (!v.racy.empty())
+    l.racy = "Racy (runs with a latent or manifest race): " +
+             names(v.racy, [](const Option& o) { return o.racy_runs; }) + ".";
+  if (!v.incomplete.empty())
+    l.incomplete = "Did not complete (deadlock or starvation): " +
+                   names(v.incomplete, [](const Option& o) { return o.incomplete_runs; }) + ".";
+  if (!v.oom.empty()) {
+    std::vector<std::string> out;
+    for (const Option* o : v.oom)
+      out.push_back(option_name(o->policy, o->guard) + " (" + std::to_string(o->ooms) + ")");
+    l.oom = "Allocation failures (OOMs, all runs): " + join(out, ", ") + ".";
+  }
+  if (v.race_free.empty()) {
+    l.none_free = "No option was race-free in every run.";
+    return l;
+  }
+  l.memory = "Least device memory among race-free options at semaphore " + std::to_string(v.sem) + ": " +
+             describe(m, v, v.by_memory.front());
+  if (v.memory_ties > 1)
+    l.memory += "; " + std::to_string(v.memory_ties) + " options tie at " +
+                reserved_text(*v.by_memory.front().cell) + " MiB reserved and " +
+                in_use_text(*v.by_memory.front().cell) + " MiB in use, ordered by " + time_key_name(m) +
+                " (then sweep order)";
+  l.memory += ".";
+  // Peak reserved that does not follow peak in-use (pools that take their whole limit at first
+  // use): say so, or the tie at the top reads as if those options needed the same memory.
+  std::size_t same_reserved = 0;
+  double lo = 0, hi = 0;
+  for (const auto& r : v.race_free)
+    if (reserved_text(*r.cell) == reserved_text(*v.by_memory.front().cell)) {
+      const double u = r.cell->peak_in_use.mean;
+      lo = same_reserved ? std::min(lo, u) : u, hi = same_reserved ? std::max(hi, u) : u;
+      ++same_reserved;
+    }
+  if (same_reserved > 1 && fixed(lo / kMiB, 2) != fixed(hi / kMiB, 2))
+    l.reserved_flat = "Peak reserved is " + reserved_text(*v.by_memory.front().cell) + " MiB for " +
+                      std::to_string(same_reserved) + " race-free options whose peak in-use ranges " +
+                      fixed(lo / kMiB, 2) + "–" + fixed(hi / kMiB, 2) +
+                      " MiB: their reserved bytes do not follow what they use, so peak in-use is what "
+                      "separates them.";
+  l.time = "Least " + time_key_name(m) + " among race-free options at semaphore " + std::to_string(v.sem) +
+           ": " + describe(m, v, v.by_time.front());
+  if (v.time_ties > 1)
+    l.time +=
+        "; " + std::to_string(v.time_ties) + " options tie, ordered by device memory (then sweep order)";
+  l.time += ".";
+  std::vector<std::string> frontier;
+  for (const auto& r : v.frontier) frontier.push_back(option_name(r.option->policy, r.option->guard));
+  l.frontier = "Trade-off frontier (no race-free option needs no more device memory and no more " +
+               time_key_name(m) + ", and less of one): " + join(frontier, ", ") + ".";
+  if (std::string g = growth_sentence(m, v); !g.empty()) l.growth = g + ".";
+  if (std::string bound = growth_bound(m, v); !bound.empty())
+    l.bound = "What bounds the growth: " + bound + ".";
+  return l;
+}
+
+std::string verdict(const ScenarioModel& m, const Verdict& v) {
+  std::ostringstream os;
+  os << "### Verdict\n\n";
+  os << "Computed from the runs below. An option is a policy + guard pair; it is **race-free** when none of "
+        "its "
+     << "runs (every semaphore capacity and seed) had a latent or a manifest race and every run completed. "
+     << "Costs are at semaphore " << v.sem
+     << " (the largest capacity swept), relative to `immediate` with the "
+     << "same guard. Device memory is what a user must provision: **peak reserved**, the bytes every pool "
+     << "(shared and the autotuner's private one) holds from the device, then peak in-use. Host time is ";
+  if (m.blocking_measured)
+    os << "the host's blocking the policy causes (its and the guard's waits, and waits for frees on OOM), "
+          "then "
+       << "makespan; the semaphore and the program's own syncs are the workload's, and host stall (makespan "
+       << "minus host work) is listed but not ranked on, as it is mostly the program's final sync.\n\n";
+  else
+    os << "makespan: these runs do not report host blocking by cause (every cause is 0 in every run: results "
+       << "from an engine that did not measure it). Host stall (makespan minus host work) is listed but not "
+       << "ranked on, as it is mostly the program's final sync.\n\n";
+  const VerdictLines lines = verdict_lines(m, v);  // all() points into it
+  for (const std::string* line : lines.all())
+    if (!line->empty()) os << "- " << *line << "\n";
+  os << "\n";
+  if (v.race_free.empty()) return os.str();
+  os << "Race-free options ranked by device memory (semaphore " << v.sem << "):\n\n"
+     << ranking_table(m, v.by_memory, v.sem) << "\n";
+  os << "Race-free options ranked by " << time_key_name(m) << " (semaphore " << v.sem << "):\n\n"
+     << ranking_table(m, v.by_time, v.sem) << "\n";
   return os.str();
 }
 
@@ -248,10 +463,11 @@ std::string plots_section(const ReportInput& in, const ReportOutcome& plots, con
     os << "Peak in-use vs compute-semaphore capacity, one line per policy, guard `" << guard
        << "` (the guard under which most policies are race-free); bars span the seeds' min–max, "
        << "crosses mark racy points.\n\n![peak in-use vs semaphore capacity](peak_vs_semaphore.png)\n\n";
-  if (has("stall_vs_peak.png"))
-    os << "Host stall vs peak in-use at semaphore " << m.reference_semaphore()
+  if (has("host_time_vs_peak.png"))
+    os << (m.blocking_measured ? "Host time blocked by the policy" : "Makespan")
+       << " vs peak in-use at semaphore " << m.reference_semaphore()
        << ": one point per policy (colour) and guard (shape), mean over seeds; circled points had races.\n\n"
-       << "![host stall vs peak in-use](stall_vs_peak.png)\n\n";
+       << "![host time vs peak in-use](host_time_vs_peak.png)\n\n";
   if (has("memory_over_time.png"))
     os << "Live / pending / in-use bytes over time, one run per policy (guard `" << in.series.guard << "`, semaphore "
        << in.series.semaphore << ", seed " << in.series.seed << ").\n\n"
@@ -268,14 +484,16 @@ std::string render_report_markdown(const ReportInput& in, const ReportOutcome& p
   os << "# Peak-memory trade-off report\n\n"
      << "Generated by `allocsim report` from `results.json` (one row per run in `results.csv`). "
      << "Values are means over seeds, with `[min–max]` where the seeds differ. Memory in MiB (2^20 bytes), "
-     << "host stall in µs, makespan in ms. `÷ immediate`: peak in-use relative to policy `immediate` with the "
-     << "same guard and semaphore.\n\n";
+     << "times in µs, makespan in ms. `÷ immediate`: peak in-use relative to policy `immediate` with the "
+     << "same guard and semaphore. Peak pool = peak reserved: bytes all pools hold from the device. Host "
+     << "time blocked, by cause: in the policy's and guard's waits, in OOM waits, on the compute semaphore, "
+     << "in the program's own syncs; host stall = makespan minus host work.\n\n";
   if (models.empty()) os << "The sweep has no runs.\n";
   for (std::size_t i = 0; i < models.size(); ++i) {
     const auto& m = models[i];
     const int sem = m.reference_semaphore();
     os << "## Scenario `" << m.name << "`\n\n" << sweep_line(in, m) << "\n" << reference_line(m);
-    os << verdict(m);
+    os << verdict(m, compute_verdict(m));
     os << "### Summary at semaphore " << sem << "\n\n" << summary_table(m, sem) << "\n";
     if (m.semaphores.size() > 1)
       os << "### Peak in-use (MiB) by semaphore capacity\n\n"
@@ -289,6 +507,17 @@ std::string render_report_markdown(const ReportInput& in, const ReportOutcome& p
     }
   }
   return os.str();
+}
+
+std::string render_headline_markdown(const ReportInput& in) {
+  auto models = build_models(in);
+  if (models.empty()) return "The sweep has no runs.\n";
+  const ScenarioModel& m = models.front();
+  std::string out;
+  const VerdictLines lines = verdict_lines(m, compute_verdict(m));  // headline() points into it
+  for (const std::string* line : lines.headline())
+    if (!line->empty()) out += "- " + *line + "\n";
+  return out;
 }
 
 }  // namespace allocsim::results

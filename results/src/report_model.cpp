@@ -24,6 +24,28 @@ const Option* ScenarioModel::option(const std::string& p, const std::string& g) 
   return nullptr;
 }
 
+std::optional<int> ScenarioModel::identical_from() const {
+  auto same = [](const Cell& a, const Cell& b) {
+    const auto sa = a.stats(), sb = b.stats();
+    for (std::size_t i = 0; i < sa.size(); ++i)
+      if (sa[i]->mean != sb[i]->mean || sa[i]->min != sb[i]->min || sa[i]->max != sb[i]->max) return false;
+    return a.runs == b.runs && a.racy_runs == b.racy_runs && a.incomplete_runs == b.incomplete_runs;
+  };
+  std::optional<int> from;
+  // Walk down from the largest capacity while each next-smaller one matches it for every option.
+  for (std::size_t i = semaphores.size(); i-- > 1;) {
+    const int hi = semaphores.back(), lo = semaphores[i - 1];
+    bool all = true;
+    for (const auto& o : options) {
+      const Cell *a = cell(o.policy, o.guard, lo), *b = cell(o.policy, o.guard, hi);
+      if (!a || !b || !same(*a, *b)) all = false;
+    }
+    if (!all) break;
+    from = lo;
+  }
+  return from;
+}
+
 namespace {
 
 void add_unique(std::vector<std::string>& list, const std::string& name) {
@@ -68,13 +90,20 @@ std::vector<ScenarioModel> build_models(const ReportInput& in) {
     c.callbacks.add(double(r.callbacks));
     c.ooms.add(double(r.ooms));
     c.fallbacks.add(double(r.fallbacks));
+    c.blocked_policy.add(double(r.host_blocked_policy_ns));
+    c.blocked_oom.add(double(r.host_blocked_oom_ns));
+    c.blocked_semaphore.add(double(r.host_blocked_semaphore_ns));
+    c.blocked_sync.add(double(r.host_blocked_sync_ns));
+    c.policy_blocked.add(double(r.host_blocked_policy_ns + r.host_blocked_oom_ns));
+    c.device_idle.add(double(r.device_idle_ns));
+    m.blocking_measured = m.blocking_measured || r.host_blocked_policy_ns || r.host_blocked_oom_ns ||
+                          r.host_blocked_semaphore_ns || r.host_blocked_sync_ns;
   }
   for (auto& m : models) {
+    m.executions = in.spec.executions;
     std::sort(m.semaphores.begin(), m.semaphores.end());
     for (auto& [key, c] : m.cells)
-      for (Stat* s : {&c.latent, &c.manifest, &c.peak_in_use, &c.peak_live, &c.peak_pending, &c.peak_pool,
-                      &c.host_stall, &c.makespan, &c.callbacks, &c.ooms, &c.fallbacks})
-        s->finish();
+      for (Stat* s : c.stats()) s->finish();
     for (const auto& p : m.policies)
       for (const auto& g : m.guards) {
         Option o{p, g};

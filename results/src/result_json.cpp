@@ -43,7 +43,7 @@ boost::json::object finding_to_json(const Finding& f, const Program* program) {
 }
 
 // One column: dotted name + how to read it from a RunResult. The first 18 are DESIGN.md section 6
-// in contract order; the rest are extras (append only).
+// in contract order; the rest are extras (append only, so a reader of older columns still finds them).
 struct Column {
   std::string name;
   std::function<std::string(const RunResult&)> get;
@@ -93,6 +93,11 @@ const std::vector<Column>& columns() {
       {"error", [](const RunResult& r) { return r.error; }},
       {"reference.max_memory_allocated", [](const RunResult& r) { return num(r.reference_max_allocated); }},
       {"reference.max_memory_reserved", [](const RunResult& r) { return num(r.reference_max_reserved); }},
+      {"time.host_blocked_policy_ns", [](const RunResult& r) { return num(r.host_blocked_policy_ns); }},
+      {"time.host_blocked_semaphore_ns", [](const RunResult& r) { return num(r.host_blocked_semaphore_ns); }},
+      {"time.host_blocked_oom_ns", [](const RunResult& r) { return num(r.host_blocked_oom_ns); }},
+      {"time.host_blocked_sync_ns", [](const RunResult& r) { return num(r.host_blocked_sync_ns); }},
+      {"time.device_idle_ns", [](const RunResult& r) { return num(r.device_idle_ns); }},
   };
   return cols;
 }
@@ -154,7 +159,15 @@ boost::json::object result_to_json(const RunResult& r, const Program* program) {
       {"peak_pending_time_ns", r.peak_pending_time},
       {"peak_pool_time_ns", r.peak_pool_time},
   };
-  o["time"] = boost::json::object{{"makespan_ns", r.makespan_ns}, {"host_stall_ns", r.host_stall_ns}};
+  o["time"] = boost::json::object{
+      {"makespan_ns", r.makespan_ns},
+      {"host_stall_ns", r.host_stall_ns},
+      {"host_blocked_policy_ns", r.host_blocked_policy_ns},
+      {"host_blocked_semaphore_ns", r.host_blocked_semaphore_ns},
+      {"host_blocked_oom_ns", r.host_blocked_oom_ns},
+      {"host_blocked_sync_ns", r.host_blocked_sync_ns},
+      {"device_idle_ns", r.device_idle_ns},
+  };
   o["counts"] = boost::json::object{
       {"allocs", r.allocs},
       {"frees", r.frees},

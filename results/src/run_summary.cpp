@@ -93,7 +93,14 @@ std::string format_run_summary(const RunResult& r, const Program* program, std::
   o += "          pending " + format_bytes(r.peak_pending_bytes) + "\n";
   o += "          pool    " + format_bytes(r.peak_pool_bytes) + "\n";
   o += "time      makespan   " + format_duration(r.makespan_ns) + "\n";
-  o += "          host stall " + format_duration(r.host_stall_ns) + "\n";
+  o += "          host stall " + format_duration(r.host_stall_ns) + " (makespan - host work)\n";
+  // Host blocked, by cause: the first two are the policy's doing (its and the guard's waits, and
+  // waits for frees on OOM), the last two the workload's (semaphore, the program's own syncs).
+  o += "          blocked in policy/guard waits " + format_duration(r.host_blocked_policy_ns) + "\n";
+  o += "          blocked in OOM waits          " + format_duration(r.host_blocked_oom_ns) + "\n";
+  o += "          blocked on the semaphore      " + format_duration(r.host_blocked_semaphore_ns) + "\n";
+  o += "          blocked in program syncs      " + format_duration(r.host_blocked_sync_ns) + "\n";
+  o += "          device idle " + format_duration(r.device_idle_ns) + "\n";
   o += "counts    allocs " + std::to_string(r.allocs) + ", frees " + std::to_string(r.frees) + ", callbacks " +
        std::to_string(r.callbacks) + ", ooms " + std::to_string(r.ooms) + ", fallbacks " +
        std::to_string(r.fallbacks) + "\n";

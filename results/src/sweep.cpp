@@ -46,6 +46,7 @@ std::string sweep_manifest_json(const SweepSpec& spec) {
   o["seeds"] = spec.seeds;
   o["base_seed"] = spec.base_seed;
   o["set"] = std::move(set);
+  if (spec.executions > 0) o["executions"] = spec.executions;  // absent = unknown (older sweeps)
   return json::serialize(o);
 }
 

@@ -111,6 +111,12 @@ std::optional<RunResult> run_result_from_json(const std::string& text, std::stri
   rd.num("memory.peak_pool_time_ns", r.peak_pool_time, false);
   rd.num("reference.max_memory_allocated", r.reference_max_allocated, false);
   rd.num("reference.max_memory_reserved", r.reference_max_reserved, false);
+  // Host blocking by cause came after the contract (issue 15): optional, 0 in older results.
+  rd.num("time.host_blocked_policy_ns", r.host_blocked_policy_ns, false);
+  rd.num("time.host_blocked_semaphore_ns", r.host_blocked_semaphore_ns, false);
+  rd.num("time.host_blocked_oom_ns", r.host_blocked_oom_ns, false);
+  rd.num("time.host_blocked_sync_ns", r.host_blocked_sync_ns, false);
+  rd.num("time.device_idle_ns", r.device_idle_ns, false);
   if (auto* d = find_path(o, "race_detection"); d && d->is_bool()) r.race_detection = d->as_bool();
   if (auto* w = find_path(o, "warnings"); w && w->is_array())
     for (const auto& s : w->as_array())

@@ -37,6 +37,11 @@ RunResult sample_result() {
   r.peak_pool_time = 28;
   r.makespan_ns = 31;
   r.host_stall_ns = 32;
+  r.host_blocked_policy_ns = 33;
+  r.host_blocked_semaphore_ns = 34;
+  r.host_blocked_oom_ns = 35;
+  r.host_blocked_sync_ns = 36;
+  r.device_idle_ns = 37;
   r.allocs = 41;
   r.frees = 42;
   r.callbacks = 43;
@@ -119,6 +124,11 @@ TEST_CASE("result JSON carries completion, lifetime counts, peak times, warnings
   CHECK(as_u64(at(o, {"races", "callbacks_after_pool_destroyed"})) == 16);
   CHECK(as_u64(at(o, {"races", "leaks"})) == 17);
   CHECK(as_u64(at(o, {"memory", "peak_pool_time_ns"})) == 28);
+  CHECK(as_u64(at(o, {"time", "host_blocked_policy_ns"})) == 33);
+  CHECK(as_u64(at(o, {"time", "host_blocked_semaphore_ns"})) == 34);
+  CHECK(as_u64(at(o, {"time", "host_blocked_oom_ns"})) == 35);
+  CHECK(as_u64(at(o, {"time", "host_blocked_sync_ns"})) == 36);
+  CHECK(as_u64(at(o, {"time", "device_idle_ns"})) == 37);
   const auto& warnings = at(o, {"warnings"}).as_array();
   REQUIRE(warnings.size() == 2);
   CHECK(warnings[1].as_string() == "second, with \"quotes\"");

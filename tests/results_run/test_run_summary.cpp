@@ -69,3 +69,21 @@ TEST_CASE("summary shows incomplete runs, disabled detection, warnings and a bou
   CHECK(s.find("  3. leak") == std::string::npos);
   CHECK(format_run_summary(r, nullptr, 0).find("findings") == std::string::npos);
 }
+
+TEST_CASE("summary shows host blocking by cause and device idle time, each under its own label",
+          "[summary]") {
+  RunResult r;
+  r.host_stall_ns = 9'000;
+  r.host_blocked_policy_ns = 1'000;
+  r.host_blocked_oom_ns = 2'000;
+  r.host_blocked_semaphore_ns = 3'000;
+  r.host_blocked_sync_ns = 4'000;
+  r.device_idle_ns = 5'000;
+  const std::string s = format_run_summary(r, nullptr, 0);
+  CHECK(s.find("host stall 0.009000 ms (9000 ns) (makespan - host work)\n") != std::string::npos);
+  CHECK(s.find("blocked in policy/guard waits 0.001000 ms (1000 ns)\n") != std::string::npos);
+  CHECK(s.find("blocked in OOM waits          0.002000 ms (2000 ns)\n") != std::string::npos);
+  CHECK(s.find("blocked on the semaphore      0.003000 ms (3000 ns)\n") != std::string::npos);
+  CHECK(s.find("blocked in program syncs      0.004000 ms (4000 ns)\n") != std::string::npos);
+  CHECK(s.find("device idle 0.005000 ms (5000 ns)\n") != std::string::npos);
+}

@@ -36,6 +36,13 @@ inline RunResult fake_run(const results::SweepJob& j) {
   r.makespan_ns = 2'000'000 + static_cast<TimeNs>(rank * 10'000 + j.seed * 1'000);
   r.host_stall_ns = (j.policy == "host-sync" ? 900'000 : 40'000) / static_cast<TimeNs>(s) +
                     (j.guard == "wait-compute" ? 3'000 : 0) + static_cast<TimeNs>(j.seed * 100);
+  // Host blocking by cause: host-sync waits in the policy, the wait-compute guard a little; the
+  // semaphore blocks less the larger it is; every run ends in the same final sync.
+  r.host_blocked_policy_ns = (j.policy == "host-sync" ? 800'000 / static_cast<TimeNs>(s) : 0) +
+                             (j.guard == "wait-compute" ? 2'000 : 0);
+  r.host_blocked_semaphore_ns = 30'000 / static_cast<TimeNs>(s);
+  r.host_blocked_sync_ns = 500'000;
+  r.device_idle_ns = 100'000 + static_cast<TimeNs>(rank * 1'000);
   r.allocs = 1000;
   r.frees = 1000;
   r.callbacks = j.policy == "deferred-callback" ? 1000 : 0;

@@ -84,10 +84,15 @@ TEST_CASE("the verdict follows the data") {
   // immediate + none is the only racy option in the fake data: 5 options of 6 are race-free.
   CHECK(md.find("Race-free: 5 of 6 options.") != std::string::npos);
   CHECK(md.find("Racy (runs with a latent or manifest race): `immediate` + `none` (4/4 runs)") != std::string::npos);
-  // Smallest race-free peak: immediate (no pending bytes) under the only guard where it is race-free.
-  // Least stall: wait-compute adds 3 µs and host-sync stalls most, so deferred-callback + none.
-  CHECK(md.find("Lowest peak memory among race-free options: `immediate` + `wait-compute`") != std::string::npos);
-  CHECK(md.find("Least host stall among race-free options: `deferred-callback` + `none`") != std::string::npos);
+  // Least device memory: every option reserves 768 MiB, so peak in-use decides: immediate (no
+  // pending bytes) under the only guard where it is race-free.
+  // Least policy-caused blocking: the wait-compute guard waits 2 µs and host-sync waits in the
+  // policy, so deferred-callback + none (0 µs).
+  CHECK(md.find("Least device memory among race-free options at semaphore 4: `immediate` + `wait-compute`") !=
+        std::string::npos);
+  CHECK(md.find(
+            "Least policy-caused host blocking among race-free options at semaphore 4: `deferred-callback` + "
+            "`none`") != std::string::npos);
   // deferred-callback withholds 3 MiB per semaphore unit: at 4, 12 MiB over immediate's 64.375 MiB.
   CHECK(md.find("÷ immediate") != std::string::npos);
   CHECK(md.find("+18.6%") != std::string::npos);
@@ -123,7 +128,8 @@ TEST_CASE("with gnuplot the three plots are PNG files", "[gnuplot]") {
   allocsim::test::require_tool(std::system("gnuplot -e 'exit' >/dev/null 2>&1") == 0, "gnuplot not installed");
   auto dir = copy_of_data("plots");
   auto out = results::write_report(dir, {});
-  CHECK(out.plots == std::vector<std::string>{"peak_vs_semaphore.png", "stall_vs_peak.png", "memory_over_time.png"});
+  CHECK(out.plots ==
+        std::vector<std::string>{"peak_vs_semaphore.png", "host_time_vs_peak.png", "memory_over_time.png"});
   for (const auto& p : out.plots) {
     std::string head = slurp(dir / p).substr(0, 8);
     CHECK(head == std::string("\x89PNG\r\n\x1a\n", 8));
@@ -156,4 +162,42 @@ TEST_CASE("MemorySampler keeps the last counters of each instant") {
   REQUIRE(m.samples().size() == 3);
   CHECK(m.samples()[1].live == 3);
   CHECK(m.samples()[1].in_use == 4);
+}
+
+TEST_CASE("the sweep manifest carries the program's number of executions to the report") {
+  auto dir = fs::temp_directory_path() / ("allocsim-report-exec-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto spec = test::fake_spec();
+  spec.executions = 3;
+  results::SweepOptions o;
+  o.progress = results::ProgressStyle::Off;
+  results::run_sweep(spec, dir, test::fake_run, o);
+  CHECK(results::read_report_input(dir).spec.executions == 3);
+  // Capacity 4 is beyond the 3 executions: the report says so (fake runs differ at 1 and 4).
+  results::write_report(dir, {false, "gnuplot"});
+  CHECK(slurp(dir / "report.md")
+            .find("What bounds the growth: the program has 3 executions, so from semaphore 3 on") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}
+
+// README quotes the flagship headline between these markers; the block must be the committed
+// headline.md, which must be what `allocsim report` renders from the committed results.json.
+TEST_CASE("results/conv-autotune/headline.md is rendered from its results, and README quotes it verbatim") {
+  const fs::path root = ALLOCSIM_SOURCE_DIR, flagship = root / "results" / "conv-autotune";
+  const std::string headline = slurp(flagship / "headline.md");
+  REQUIRE_FALSE(headline.empty());
+  CHECK(results::render_headline_markdown(results::read_report_input(flagship)) == headline);
+  const std::string readme = slurp(root / "README.md");
+  const std::string open = "<!-- headline: results/conv-autotune/headline.md -->\n",
+                    close = "<!-- /headline -->";
+  const auto begin = readme.find(open);
+  // Until README carries the block (the coordinator adds it), there is nothing to compare.
+  if (begin == std::string::npos) {
+    WARN("README.md has no quoted headline block");
+    return;
+  }
+  const auto end = readme.find(close, begin);
+  REQUIRE(end != std::string::npos);
+  CHECK(readme.substr(begin + open.size(), end - begin - open.size()) == headline);
 }

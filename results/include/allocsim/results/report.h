@@ -3,9 +3,11 @@
 //
 // Everything in report.md is computed from the data: per-scenario tables (mean over seeds with
 // the min–max spread), peak in-use by semaphore capacity, and a verdict that ranks the race-free
-// (policy, guard) options by peak memory and by host stall against `immediate` with the same
-// guard and semaphore. Plots are optional: without gnuplot (or with plots disabled) the report
-// still has every table and says why the plots are missing.
+// (policy, guard) options by device memory (peak reserved over every pool, then peak in-use) and by
+// the host blocking the policy causes (then makespan) against `immediate` with the same guard and
+// semaphore, and says what bounds the growth with the semaphore capacity. Plots are optional:
+// without gnuplot (or with plots disabled) the report still has every table and says why the plots
+// are missing.
 #pragma once
 #include <filesystem>
 #include <stdexcept>
@@ -56,11 +58,17 @@ struct ReportOutcome {
 /// Reads DIR/results.json (+ DIR/memory_series.json if present). Throws ReportError.
 ReportInput read_report_input(const std::filesystem::path& dir);
 
-/// Writes DIR/report.md and the plots. Throws ReportError / std::runtime_error (write failures).
+/// Writes DIR/report.md, DIR/headline.md and the plots. Throws ReportError / std::runtime_error
+/// (write failures).
 ReportOutcome write_report(const std::filesystem::path& dir, const ReportOptions& options = {});
 
 /// The markdown text, given which plots exist (exposed for tests).
 std::string render_report_markdown(const ReportInput& in, const ReportOutcome& plots);
+
+/// DIR/headline.md: the verdict sentences a README quotes (racy options, least device memory,
+/// least host time, the largest growth with the semaphore and what bounds it), for the first
+/// scenario; the same sentences as report.md's verdict, rendered from the same structure.
+std::string render_headline_markdown(const ReportInput& in);
 
 /// The guard the per-policy plots fix: the one under which most policies are race-free in every
 /// run (ties: earlier in the sweep's guard order).

@@ -30,6 +30,10 @@ struct SweepSpec {
   int seeds = 1;                // N seeds = base_seed + 0..N-1
   std::uint64_t base_seed = 1;  // the scenario's seed
   std::vector<std::pair<std::string, std::string>> sets;  // --set key=value, in command-line order
+  // begin_execution ops in the scenario's program (0 = unknown): at a semaphore capacity of at
+  // least this many, every execution can be in flight and the semaphore never blocks, so the
+  // report can say what bounds the growth with the capacity.
+  int executions = 0;
 };
 
 /// One run of the sweep. `index` is its position in the cross product (policy-major, then guard,
