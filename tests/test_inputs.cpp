@@ -1,10 +1,14 @@
 // Skip-or-fail for missing test inputs (see test_inputs.h for why).
 #include "test_inputs.h"
 
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 
 namespace allocsim::test {
@@ -34,6 +38,17 @@ std::string require_data(std::string_view relative) {
   std::string path = data_path(relative);
   require_input(path, "test data tests/data/" + std::string(relative));
   return path;
+}
+
+std::string gunzip_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  REQUIRE(file.good());
+  boost::iostreams::filtering_istream in;
+  in.push(boost::iostreams::gzip_decompressor());
+  in.push(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 void require_tool(bool present, std::string_view reason) {

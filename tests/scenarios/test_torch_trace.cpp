@@ -25,16 +25,6 @@ namespace {
 
 std::string trace_path(const std::string& name) { return allocsim::test::require_data("torch_traces/" + name); }
 
-std::string gunzip_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  boost::iostreams::filtering_istream in;
-  in.push(boost::iostreams::gzip_decompressor());
-  in.push(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// The trace's own peak of requested bytes, computed straight from its entries: +size at alloc,
 /// -size at free_requested; a free of an address never allocated counts as live from the start.
 std::uint64_t trace_peak_requested(const std::string& json_text) {
@@ -134,14 +124,14 @@ TEST_CASE("real traces: the replay's peak live bytes equal the trace's peak requ
     INFO(name);
     const std::string path = trace_path(name);
     Scenario s = load_scenario(path);
-    std::uint64_t expected = trace_peak_requested(gunzip_file(path));
+    std::uint64_t expected = trace_peak_requested(allocsim::test::gunzip_file(path));
     CHECK(expected > 0);
     CHECK(peak_live_bytes(s.program) == expected);
     CHECK(s.reference_max_allocated > 0);
     CHECK(s.reference_max_reserved >= s.reference_max_allocated);
     CHECK(count_ops(s.program, HostOpKind::Alloc) > 100);
     // one read-only hold per free the trace did not return inside free(), and no other device op
-    const FreeFacts facts = free_facts(gunzip_file(path));
+    const FreeFacts facts = free_facts(allocsim::test::gunzip_file(path));
     CHECK(count_ops(s.program, HostOpKind::Kernel) == facts.held);
     const std::vector<double> t = issue_times(s.program);
     std::size_t to_the_end = 0;
@@ -159,14 +149,14 @@ TEST_CASE("real traces: the replay's peak live bytes equal the trace's peak requ
 TEST_CASE("real traces: what the data says about the side stream's frees") {
   // sidestream_record_stream: the side stream's record_stream frees were never returned within
   // the recording (PyTorch took a fresh segment for each); every other free came back inside free().
-  const FreeFacts side = free_facts(gunzip_file(trace_path("sidestream_record_stream.json.gz")));
+  const FreeFacts side = free_facts(allocsim::test::gunzip_file(trace_path("sidestream_record_stream.json.gz")));
   REQUIRE(side.requested.size() == 2);
   const std::uint64_t side_stream = std::prev(side.requested.end())->first;
   CHECK(side.requested.at(0) == side.completed.at(0));
   CHECK(side.completed.at(side_stream) < side.requested.at(side_stream));
   CHECK(side.never_completed == side.requested.at(side_stream) - side.completed.at(side_stream));
   CHECK(side.held == side.never_completed);
-  const FreeFacts mlp = free_facts(gunzip_file(trace_path("mlp_adamw.json.gz")));
+  const FreeFacts mlp = free_facts(allocsim::test::gunzip_file(trace_path("mlp_adamw.json.gz")));
   CHECK(mlp.held == 0);
   CHECK(mlp.never_completed == 0);
 }
@@ -179,7 +169,7 @@ TEST_CASE("real traces: metadata and streams") {
   const std::string side_path = trace_path("sidestream_record_stream.json.gz");
   Scenario side = load_scenario(side_path);
   // the two recorded streams, then one hold lane per block held at the same time
-  const FreeFacts facts = free_facts(gunzip_file(side_path));
+  const FreeFacts facts = free_facts(allocsim::test::gunzip_file(side_path));
   REQUIRE(side.program.streams.size() == 2 + facts.max_held_at_once);
   CHECK(side.program.streams[0].name == "compute");
   CHECK(side.program.streams[1].name == "stream1");

@@ -30,17 +30,6 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-std::string gunzip_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  REQUIRE(f.good());
-  boost::iostreams::filtering_istream in;
-  in.push(boost::iostreams::gzip_decompressor());
-  in.push(f);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
@@ -124,7 +113,7 @@ struct Trace {
 };
 
 Trace read_trace(const std::string& name) {
-  const auto root = boost::json::parse(gunzip_file(allocsim::test::require_data("torch_traces/" + name + ".json.gz")));
+  const auto root = boost::json::parse(allocsim::test::gunzip_file(allocsim::test::require_data("torch_traces/" + name + ".json.gz")));
   const auto& entries = root.at("device_traces").at(0).as_array();
   Trace t;
   std::map<std::uint64_t, std::size_t> awaiting;  // addr -> index of its free_requested

@@ -34,17 +34,6 @@ namespace {
 std::string trace_path(const std::string& name) { return allocsim::test::require_data("torch_traces/" + name); }
 const std::vector<std::string> kTraces = {"mlp_adamw.json.gz", "sidestream_record_stream.json.gz"};
 
-std::string gunzip_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  REQUIRE(file.good());
-  boost::iostreams::filtering_istream in;
-  in.push(boost::iostreams::gzip_decompressor());
-  in.push(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 struct TraceFacts {
   std::uint64_t peak_requested = 0;
   std::uint64_t allocs = 0;
@@ -119,7 +108,7 @@ void check_replay(const RunResult& r, const TraceFacts& facts) {
 TEST_CASE("torch traces replay under every policy with guard none", "[torch]") {
   for (const auto& trace : kTraces) {
     const std::string path = trace_path(trace);
-    const TraceFacts facts = walk_trace(gunzip_file(path));
+    const TraceFacts facts = walk_trace(allocsim::test::gunzip_file(path));
     REQUIRE(facts.peak_requested > 0);
     const Scenario scenario = load_scenario(path);
     for (const auto& policy : list_policies()) {
@@ -132,7 +121,7 @@ TEST_CASE("torch traces replay under every policy with guard none", "[torch]") {
 TEST_CASE("torch traces replay under every guard with policy stream-aware", "[torch]") {
   for (const auto& trace : kTraces) {
     const std::string path = trace_path(trace);
-    const TraceFacts facts = walk_trace(gunzip_file(path));
+    const TraceFacts facts = walk_trace(allocsim::test::gunzip_file(path));
     const Scenario scenario = load_scenario(path);
     for (const auto& guard : list_guards()) {
       INFO(trace);
@@ -143,8 +132,8 @@ TEST_CASE("torch traces replay under every guard with policy stream-aware", "[to
 
 TEST_CASE("the replay's live bytes depend on the trace, not on the policy", "[torch]") {
   // Guard against a tautology: the two traces have different peaks, and each run reports its own.
-  const TraceFacts a = walk_trace(gunzip_file(trace_path(kTraces[0])));
-  const TraceFacts b = walk_trace(gunzip_file(trace_path(kTraces[1])));
+  const TraceFacts a = walk_trace(allocsim::test::gunzip_file(trace_path(kTraces[0])));
+  const TraceFacts b = walk_trace(allocsim::test::gunzip_file(trace_path(kTraces[1])));
   CHECK(a.peak_requested != b.peak_requested);
   const RunResult ra = replay(load_scenario(trace_path(kTraces[0])), kTraces[0], "immediate", "none");
   const RunResult rb = replay(load_scenario(trace_path(kTraces[1])), kTraces[1], "immediate", "none");
