@@ -129,6 +129,40 @@ TEST_CASE("program: the callback thread's frees are queried behind their executi
   CHECK(host_queried == 0);
 }
 
+TEST_CASE("program: autotuner scratch used on another stream is that stream's allocation, not compute's",
+          "[xla][program]") {
+  // cnn's autotuner runs some candidates on the compute stream (#14) and some on #32/#33, with the
+  // same scratch. Upstream frees that scratch straight to the allocator (no PjRt buffer, no hold
+  // for other-stream uses); in the engine that is an allocation for a non-compute stream. Were it
+  // allocated on compute, `immediate` would hold it for its #32/#33 uses and free it from a
+  // callback, after the real allocator had already reused its bytes.
+  const std::string path = profile_path("cnn");
+  const xla::Profile profile = xla::read_profile(path);
+  const xla::Usage usage = xla::map_usage(profile);
+  const Scenario s = load_scenario(path);
+  std::size_t mixed = 0, compute_only = 0;
+  for (const HostOp& op : s.program.ops) {
+    if (op.kind != HostOpKind::Alloc) continue;
+    const xla::UsedBuffer& buf = usage.buffers.at(std::size_t(op.buffer));
+    if (buf.alloc_role != xla::ThreadRole::kCompile) {
+      CHECK(op.stream == 0);
+      continue;
+    }
+    bool on_compute = false, elsewhere = false;
+    for (std::uint32_t o : buf.ops)
+      (profile.device_ops[o].stream == usage.compute_stream ? on_compute : elsewhere) = true;
+    if (elsewhere) {
+      CHECK(op.stream != 0);
+      mixed += on_compute;
+    } else {
+      CHECK(op.stream == 0);
+      compute_only += on_compute;
+    }
+  }
+  CHECK(mixed == 80);  // the buffers that drifted when they were compute allocations
+  CHECK(compute_only > 0);
+}
+
 TEST_CASE("baseline: immediate + none reproduces every real placement and the real peak",
           "[xla][program][baseline]") {
   for (const char* name : {"donate", "runahead", "mlp", "cnn"}) {

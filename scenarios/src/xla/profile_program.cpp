@@ -185,11 +185,21 @@ class ProgramEmitter {
     const std::uint32_t b = u_.event_buffer[i];
     const UsedBuffer& buf = u_.buffers[b];
     if (ev.kind == AllocatorEvent::Kind::kAlloc) {
-      // Autotuner scratch is allocated for the stream its first op runs on. Scratch no op is seen
-      // using stays on compute: with no device use it cannot race, and no guard should charge it.
+      // Autotuner scratch is allocated for the first stream other than compute it is used on: the
+      // engine treats a non-compute allocation as that stream's own scratch, which upstream hands
+      // back to the allocator directly (the autotuner's ScratchAllocator / OwningDeviceMemory; no
+      // PjRt buffer, no ThenRelease hold for its other-stream uses). Scratch whose first op runs on
+      // compute but which other streams use too (cnn: candidates on #14 and on #32/#33) would
+      // otherwise be a compute allocation touched by other streams, which `immediate` frees from a
+      // callback, not where the real allocator freed it. Scratch used on compute only, or by no op,
+      // stays on compute: its uses are in stream order (or none), and no guard should charge it.
       StreamId stream = 0;
-      if (buf.alloc_role == ThreadRole::kCompile && !buf.ops.empty())
-        stream = program_stream(buf.ops.front());
+      if (buf.alloc_role == ThreadRole::kCompile)
+        for (std::uint32_t o : buf.ops)
+          if (const StreamId s = program_stream(o); s != 0) {
+            stream = s;
+            break;
+          }
       builder_.alloc(buffer_name(b), stream, ev.requested_bytes, 0);
       live_.insert(b);
       return;
