@@ -11,5 +11,5 @@ out=results/conv-autotune
 build/apps/allocsim sweep conv-autotune --policies all --guards all --semaphore 1,2,4,8,16,32 --seeds 3 \
   --out "$out" --force "$@"
 echo "flagship: $out/report.md"
-python3 scripts/quote_headline.py
+python3 scripts/quote_headline.py results/conv-autotune/headline.md
 echo "flagship: README.md quotes $out/headline.md"

@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
-"""Copies results/conv-autotune/headline.md into README.md between its headline markers.
+"""Copies computed headlines into README.md between their markers.
 
-scripts/flagship.sh runs it after the sweep, so the README's verdict is always the one computed
-from the committed results (tests/sweep/test_report.cpp checks that they agree)."""
+Each headline file is written by the code that computes it from committed results
+(results/conv-autotune/headline.md by `allocsim report`, results/jax/headline.md by
+results/jax/summarize.py); README quotes them verbatim, and tests (tests/sweep/test_report.cpp,
+tests/xla/test_committed_results.cpp) fail when a quote differs from its file.
+Usage: scripts/quote_headline.py [HEADLINE_FILE...]   (default: both)"""
 import pathlib
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 readme = root / "README.md"
-headline = (root / "results" / "conv-autotune" / "headline.md").read_text()
+files = sys.argv[1:] or ["results/conv-autotune/headline.md", "results/jax/headline.md"]
 text = readme.read_text()
-open_marker, close_marker = "<!-- headline: results/conv-autotune/headline.md -->\n", "<!-- /headline -->"
-begin, end = text.find(open_marker), text.find(close_marker)
-if begin < 0 or end < begin:
-    sys.exit("quote_headline: README.md has no headline markers")
-text = text[: begin + len(open_marker)] + headline + text[end:]
+for name in files:
+    headline = (root / name).read_text()
+    open_marker, close_marker = f"<!-- headline: {name} -->\n", "<!-- /headline -->"
+    begin = text.find(open_marker)
+    end = text.find(close_marker, begin)
+    if begin < 0 or end < 0:
+        sys.exit(f"quote_headline: README.md has no markers for {name}")
+    text = text[: begin + len(open_marker)] + headline + text[end:]
 tmp = readme.with_suffix(".md.partial")
 tmp.write_text(text)
 tmp.replace(readme)

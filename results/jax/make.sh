@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 allocsim=${1:-build/apps/allocsim}
-for p in donate runahead mlp cnn; do
-  f=tests/data/jax_profiles/$p.xplane.pb.gz
+# Every profile in the data set (summarize.py and tests/xla/test_committed_results.cpp list the same
+# folder, so a profile added there is covered by all three).
+for f in tests/data/jax_profiles/*.xplane.pb.gz; do
+  p=$(basename "$f" .xplane.pb.gz)
   out=results/jax/$p
   mkdir -p "$out"
   : > "$out/COMMANDS"
@@ -23,3 +25,4 @@ for p in donate runahead mlp cnn; do
   rm -rf "$out"/sweep*/jobs  # per-run resume state, not results
 done
 python3 results/jax/summarize.py > results/jax/README.md
+python3 scripts/quote_headline.py results/jax/headline.md

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "allocsim/scenarios/xla_hazards.h"
 #include "test_inputs.h"
@@ -19,7 +21,13 @@ TEST_CASE("results/jax: the committed hazard findings are the analysis of the pr
                                          .parent_path()
                                          .parent_path();
   const std::filesystem::path results = root / "results" / "jax";
-  for (const char* name : {"donate", "runahead", "mlp", "cnn"}) {
+  std::vector<std::string> names;  // every profile of the data set, as make.sh runs them
+  for (const auto& e : std::filesystem::directory_iterator(root / "tests" / "data" / "jax_profiles")) {
+    const std::string file = e.path().filename().string();
+    if (file.ends_with(".xplane.pb.gz")) names.push_back(file.substr(0, file.size() - std::string(".xplane.pb.gz").size()));
+  }
+  REQUIRE(names.size() >= 4);
+  for (const std::string& name : names) {
     INFO(name);
     const std::string relative = std::string("tests/data/jax_profiles/") + name + ".xplane.pb.gz";
     allocsim::test::require_data(std::string("jax_profiles/") + name + ".xplane.pb.gz");
@@ -34,4 +42,25 @@ TEST_CASE("results/jax: the committed hazard findings are the analysis of the pr
     committed << in.rdbuf();
     CHECK(boost::json::parse(committed.str()) == boost::json::parse(fresh));
   }
+}
+
+TEST_CASE("README quotes results/jax/headline.md verbatim", "[xla]") {
+  // summarize.py computes the headline from the committed sweeps; scripts/quote_headline.py copies
+  // it into README. A hand edit of either, or a rerun without the copy, fails here.
+  const std::filesystem::path root = std::filesystem::path(ALLOCSIM_SOURCE_DIR);
+  auto slurp = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  const std::string headline = slurp(root / "results" / "jax" / "headline.md");
+  REQUIRE_FALSE(headline.empty());
+  const std::string readme = slurp(root / "README.md");
+  const std::string open = "<!-- headline: results/jax/headline.md -->\n";
+  const auto begin = readme.find(open);
+  REQUIRE(begin != std::string::npos);
+  const auto end = readme.find("<!-- /headline -->", begin);
+  REQUIRE(end != std::string::npos);
+  CHECK(readme.substr(begin + open.size(), end - begin - open.size()) == headline);
 }
