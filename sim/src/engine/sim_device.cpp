@@ -136,7 +136,7 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
     warn("host callback on an invalid stream refused");
     return false;
   }
-  const double p = config_.params.get("callback_enqueue_failure", 0);
+  const double p = callback_enqueue_failure(config_.params);
   if (p > 0 && chooser_.chance(p)) return false;
   StreamOp& op = enqueue(s, StreamOp::Kind::Marker);
   op.rec = ++cb_.next_id;

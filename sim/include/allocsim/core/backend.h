@@ -23,6 +23,17 @@ class Backend;
 struct Step;
 using Plan = std::vector<Step>;
 
+/// `--set callback_enqueue_failure=P`: the injected probability that add_host_callback fails.
+/// Its one owner is here, with its readers: both backends' add_host_callback read it through
+/// callback_enqueue_failure(), and the policies that free through callbacks declare it
+/// (policy_util::kCallbackEnqueueFailure, for `allocsim list` and the loader) from these two
+/// constants, so the key and the default the engine applies cannot drift apart.
+inline constexpr std::string_view kCallbackEnqueueFailureKey = "callback_enqueue_failure";
+inline constexpr double kCallbackEnqueueFailureDefault = 0;
+inline double callback_enqueue_failure(const Params& params) {
+  return params.get(std::string(kCallbackEnqueueFailureKey), kCallbackEnqueueFailureDefault);
+}
+
 /// A chunk handed out by a pool. `bytes` is the chunk size (>= the rounded request).
 struct Chunk {
   PoolId pool = kSharedPool;
