@@ -211,6 +211,12 @@ RunMeasures SimDevice::measures() const {
   mem_.fill(r);
   r.makespan_ns = last_time_;
   r.host_stall_ns = host_.stall;
+  using Cause = HostThread::Cause;
+  r.host_blocked_policy_ns = host_.blocked[std::size_t(Cause::Policy)];
+  r.host_blocked_semaphore_ns = host_.blocked[std::size_t(Cause::Semaphore)];
+  r.host_blocked_oom_ns = host_.blocked[std::size_t(Cause::Oom)];
+  r.host_blocked_sync_ns = host_.blocked[std::size_t(Cause::Sync)];
+  r.device_idle_ns = streams_.device_idle(last_time_);
   r.allocs = allocs_, r.frees = frees_, r.callbacks = callbacks_run_, r.ooms = ooms_, r.fallbacks = fallbacks_;
   r.warnings = warnings_;  // distinct already (warn)
   return r;

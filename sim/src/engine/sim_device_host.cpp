@@ -35,6 +35,7 @@ void SimDevice::host_run() {
     const std::optional<Step> wait = host_.plan.next(*this);
     if (!wait) continue;
     const Step& step = *wait;
+    host_.cause = HostThread::cause_of(step);  // counts only if the step blocks
     switch (step.kind) {
       case Step::Kind::Do: break;  // already run by host_.plan.next
       case Step::Kind::WaitEvent: {
@@ -126,7 +127,7 @@ void SimDevice::host_resume(std::uint64_t gen) {
     host_.wait = HostWait::None;
     host_.waking = false;
     host_.now = std::max(host_.now, now_);
-    host_.stall += host_.now - from;
+    host_.add_blocked(host_.now - from);
     emit([&](auto& o) { o.on_host_blocked(from, host_.now, why); });
   }
   host_.now = std::max(host_.now, now_);

@@ -43,6 +43,7 @@ void SimDevice::advance(StreamId s) {
           emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, false, now_); });
         st.busy = true;
         st.op_start = now_;
+        streams_.device_op_started(now_);
         queue_.push(now_ + std::max<TimeNs>(op.dev.duration, 0), kOpEnd, s);
         return;
       case StreamOp::Kind::Record: {
@@ -91,6 +92,7 @@ void SimDevice::op_end(StreamId s) {
   emit([&](auto& o) { o.on_device_op(span); });
   st.ops.pop_front();
   st.busy = false;
+  streams_.device_op_ended(now_);
   advance(s);
 }
 

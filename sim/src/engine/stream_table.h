@@ -56,6 +56,16 @@ class StreamTable {
   /// Appends an op of `kind` to `s`, numbered with the next op sequence number.
   StreamOp& push(StreamId s, StreamOp::Kind kind, TimeNs ready);
 
+  // ---- device time: a device op (kernel / memset / copy) started or ended at `t`
+  void device_op_started(TimeNs t) {
+    if (running_++ == 0) busy_since_ = t;
+  }
+  void device_op_ended(TimeNs t) {
+    if (--running_ == 0) busy_ns_ += t - busy_since_;
+  }
+  /// Time in [0, end] when no stream ran a device op (`end`: the run's last time).
+  TimeNs device_idle(TimeNs end) const { return end - busy_ns_ - (running_ ? end - busy_since_ : 0); }
+
   // ---- events and records
   bool valid_event(EventId e) const {
     return e >= 0 && std::size_t(e) < events_.size() && events_[std::size_t(e)].alive;
@@ -92,6 +102,9 @@ class StreamTable {
   std::vector<EventSlot> events_;
   std::vector<EventId> free_events_;
   std::uint64_t op_seq_ = 0;
+  std::uint32_t running_ = 0;  // device ops in flight, all streams
+  TimeNs busy_since_ = 0;      // when running_ went from 0 to 1
+  TimeNs busy_ns_ = 0;         // closed intervals with a device op in flight
 };
 
 }  // namespace allocsim

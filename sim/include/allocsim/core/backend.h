@@ -70,6 +70,10 @@ struct Step {
   StreamId stream = kNoStream;
   PoolId pool = kSharedPool;
   TimeNs deadline = kNever;
+  /// A Wait step of the program's own synchronisation (its event_sync / stream_sync / device_sync
+  /// ops, shutdown's drain), not one a policy or guard asked for: the time the host spends blocked
+  /// in it counts as `sync`, not `policy` (RunMeasures::host_blocked_*_ns).
+  bool program_sync = false;
 
   static Step run(std::function<void(Backend&, Plan&)> f) { Step s; s.fn = std::move(f); return s; }
   static Step wait_event(EventId e) { Step s; s.kind = Kind::WaitEvent; s.event = e; return s; }
@@ -79,6 +83,8 @@ struct Step {
   static Step wait_pool_free(PoolId p, TimeNs deadline) {
     Step s; s.kind = Kind::WaitPoolFree; s.pool = p; s.deadline = deadline; return s;
   }
+  /// `s` marked as the program's own synchronisation (program_sync).
+  static Step of_program(Step s) { s.program_sync = true; return s; }
 };
 
 class Backend {
