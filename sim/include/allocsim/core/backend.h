@@ -65,15 +65,16 @@ struct Step {
     AcquireSemaphore  // host takes one compute-semaphore unit, blocking while none is left
   };
   Kind kind = Kind::Do;
+  /// A Wait step of the program's own synchronisation (its event_sync / stream_sync / device_sync
+  /// ops, shutdown's drain), not one a policy or guard asked for: the time the host spends blocked
+  /// in it counts as `sync`, not `policy` (RunMeasures::host_blocked_*_ns). Next to `kind`, in its
+  /// padding: a larger Step costs the host's step queue (a deque) measurably.
+  bool program_sync = false;
   std::function<void(Backend&, Plan& next)> fn;
   EventId event = kNoEvent;
   StreamId stream = kNoStream;
   PoolId pool = kSharedPool;
   TimeNs deadline = kNever;
-  /// A Wait step of the program's own synchronisation (its event_sync / stream_sync / device_sync
-  /// ops, shutdown's drain), not one a policy or guard asked for: the time the host spends blocked
-  /// in it counts as `sync`, not `policy` (RunMeasures::host_blocked_*_ns).
-  bool program_sync = false;
 
   static Step run(std::function<void(Backend&, Plan&)> f) { Step s; s.fn = std::move(f); return s; }
   static Step wait_event(EventId e) { Step s; s.kind = Kind::WaitEvent; s.event = e; return s; }
