@@ -32,6 +32,14 @@ SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser,
 
 SimDevice::~SimDevice() = default;
 
+void SimDevice::release(AgentId a, std::uint64_t key) {
+  emit([&](auto& o) { o.on_release_sync(a, key); });
+}
+
+void SimDevice::acquire(AgentId a, std::uint64_t key) {
+  emit([&](auto& o) { o.on_acquire_sync(a, key); });
+}
+
 // ======================================================================= event loop
 
 void SimDevice::run(Interpreter& interpreter) {
