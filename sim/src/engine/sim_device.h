@@ -143,8 +143,8 @@ class SimDevice final : public Device {
     if (races_) call(*races_);
     for (Observer* o : observers_) call(*o);
   }
-  // Out of line on purpose (sim_device.cpp): inlined at each of their many call sites, the
-  // detector's inlined calls made a run with detection on measurably slower.
+  // Out of line (sim_device.cpp), as they were before the split: one copy of the detector's
+  // inlined calls each, not one per call site.
   void release(AgentId a, std::uint64_t key);
   void acquire(AgentId a, std::uint64_t key);
 
