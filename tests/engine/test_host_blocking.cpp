@@ -3,7 +3,6 @@
 // wait, the program's own synchronisations), so the four sum to host_stall_ns; device idle time is
 // the time within the makespan when no stream runs a device op.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "allocsim/core/policy.h"
@@ -17,7 +16,8 @@ using namespace allocsim::test;
 namespace {
 
 TimeNs blocked_sum(const RunResult& r) {
-  return r.host_blocked_policy_ns + r.host_blocked_semaphore_ns + r.host_blocked_oom_ns + r.host_blocked_sync_ns;
+  return r.host_blocked_policy_ns + r.host_blocked_semaphore_ns + r.host_blocked_oom_ns +
+         r.host_blocked_sync_ns;
 }
 
 /// Frees after the host has waited for the buffer's last-use stream to drain (host-sync's shape).
@@ -87,7 +87,11 @@ TEST_CASE("host blocking: the compute semaphore counts as semaphore", "[engine][
 TEST_CASE("host blocking: an OOM wait counts as oom", "[engine][blocking]") {
   ProgramBuilder pb;
   BufferId a = pb.buffer("a"), b = pb.buffer("b");
-  pb.alloc(a, 0, 800 << 10).kernel(0, Duration::fixed(1000), {}, {a}).release(a).alloc(b, 0, 800 << 10).release(b);
+  pb.alloc(a, 0, 800 << 10)
+      .kernel(0, Duration::fixed(1000), {}, {a})
+      .release(a)
+      .alloc(b, 0, 800 << 10)
+      .release(b);
   CallbackPolicy pol;
   Scenario sc = pb.scenario();
   sc.device.memory_limit = 1 << 20;

@@ -23,15 +23,15 @@ struct HostThread {
   PlanExecutor plan;
   Wait wait = Wait::None;
   Cause cause = Cause::Policy;  // of the current wait
-  bool waking = false;           // a wake-up is queued
-  std::uint64_t gen = 0;         // resume events of an older generation are stale
+  bool waking = false;          // a wake-up is queued
+  std::uint64_t gen = 0;        // resume events of an older generation are stale
   TimeNs blocked_since = 0;
-  std::uint64_t wait_rec = 0;    // Event
+  std::uint64_t wait_rec = 0;        // Event
   StreamId wait_stream = kNoStream;  // Stream
   PoolId wait_pool = kSharedPool;    // PoolFree
-  bool done = false;             // the program has ended
+  bool done = false;                 // the program has ended
 
-  TimeNs stall = 0;                                // total blocked time
+  TimeNs stall = 0;                                 // total blocked time
   TimeNs blocked[std::size_t(Cause::kCount)] = {};  // the same, by cause
 
   static Cause cause_of(const Step& step) {

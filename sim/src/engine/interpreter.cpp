@@ -116,7 +116,9 @@ bool Interpreter::next(Plan& plan) {
       plan.push_back(Step::run([e, s](Backend& b, Plan&) { b.stream_wait(s, e); }));
       break;
     }
-    case HostOpKind::EventSync: plan.push_back(Step::of_program(Step::wait_event(backend_event(op.event)))); break;
+    case HostOpKind::EventSync:
+      plan.push_back(Step::of_program(Step::wait_event(backend_event(op.event))));
+      break;
     case HostOpKind::EventQuery: {
       const EventId e = backend_event(op.event);
       plan.push_back(Step::run([e](Backend& b, Plan&) { (void)b.query_event(e); }));

@@ -13,8 +13,8 @@ namespace {
 constexpr std::size_t kMaxWarnings = 200;
 }  // namespace
 
-SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser, std::vector<Observer*> observers,
-                     RaceDetector* races)
+SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser,
+                     std::vector<Observer*> observers, RaceDetector* races)
     : program_(program),
       config_(std::move(config)),
       chooser_(chooser),
@@ -48,8 +48,8 @@ void SimDevice::run(Interpreter& interpreter) {
   while (!queue_.empty()) {
     if (config_.max_events && events_processed_ >= config_.max_events) {
       stopped_ = true;
-      stop_reason_ = "stopped after " + std::to_string(events_processed_) + " events (max_events) at t=" +
-                     std::to_string(now_) + " ns: " + describe_blocked();
+      stop_reason_ = "stopped after " + std::to_string(events_processed_) +
+                     " events (max_events) at t=" + std::to_string(now_) + " ns: " + describe_blocked();
       break;
     }
     const QueuedEvent e = queue_.pop();
@@ -61,22 +61,31 @@ void SimDevice::run(Interpreter& interpreter) {
     dispatch(e);
   }
   last_time_ = std::max({now_, host_.now, cb_.now});
-  lifetime_.finish([this](const BufferInfo& buf, TimeNs released) { return unreturned_record(buf, released); });
+  lifetime_.finish(
+      [this](const BufferInfo& buf, TimeNs released) { return unreturned_record(buf, released); });
   emit([&](auto& o) { o.on_end(last_time_); });
 }
 
 void SimDevice::dispatch(const QueuedEvent& e) {
   switch (e.kind) {
-    case kHostResume: host_resume(e.arg); break;
+    case kHostResume:
+      host_resume(e.arg);
+      break;
     case kStreamTry: {
       SimStream& st = streams_[e.target];
       if (st.try_pending && e.time == st.try_at) st.try_pending = false;
       advance(e.target);
       break;
     }
-    case kOpEnd: op_end(e.target); break;
-    case kHandoff: handoff(e.target); break;
-    case kCallbackDone: callback_done(); break;
+    case kOpEnd:
+      op_end(e.target);
+      break;
+    case kHandoff:
+      handoff(e.target);
+      break;
+    case kCallbackDone:
+      callback_done();
+      break;
   }
 }
 
@@ -112,7 +121,8 @@ void SimDevice::label_event(EventId e, std::string_view name) { streams_.label_e
 
 void SimDevice::record_event(EventId e, StreamId s) {
   charge(config_.platform.event_record_ns);
-  if (!valid_event(e) || !valid_stream(s)) return warn("record of an invalid event or on an invalid stream ignored");
+  if (!valid_event(e) || !valid_stream(s))
+    return warn("record of an invalid event or on an invalid stream ignored");
   const std::uint64_t rec = streams_.new_record(e, s);
   enqueue(s, StreamOp::Kind::Record).rec = rec;
 }
@@ -187,22 +197,35 @@ std::string SimDevice::describe_blocked() const {
       host = "host: waiting for compute semaphore (" + std::to_string(std::max(sem_free_, 0)) + "/" +
              std::to_string(config_.semaphore) + " free)";
       break;
-    case HostWait::Event: host = "host: waiting for event " + streams_.describe_record(host_.wait_rec); break;
-    case HostWait::Stream: host = "host: waiting for stream '" + streams_[host_.wait_stream].name + "' to drain"; break;
-    case HostWait::All: host = "host: waiting for all streams and the callback thread to go idle"; break;
-    case HostWait::PoolFree: host = "host: waiting for a chunk to return to pool " + std::to_string(host_.wait_pool); break;
-    case HostWait::None: host = "host: runnable"; break;
-    case HostWait::Done: break;
+    case HostWait::Event:
+      host = "host: waiting for event " + streams_.describe_record(host_.wait_rec);
+      break;
+    case HostWait::Stream:
+      host = "host: waiting for stream '" + streams_[host_.wait_stream].name + "' to drain";
+      break;
+    case HostWait::All:
+      host = "host: waiting for all streams and the callback thread to go idle";
+      break;
+    case HostWait::PoolFree:
+      host = "host: waiting for a chunk to return to pool " + std::to_string(host_.wait_pool);
+      break;
+    case HostWait::None:
+      host = "host: runnable";
+      break;
+    case HostWait::Done:
+      break;
   }
   if (!host.empty()) {
     if (interp_ && interp_->current_op()) {
       host += " at op #" + std::to_string(interp_->position());
-      if (interp_->current_op()->source_line) host += " (line " + std::to_string(interp_->current_op()->source_line) + ")";
+      if (interp_->current_op()->source_line)
+        host += " (line " + std::to_string(interp_->current_op()->source_line) + ")";
     }
     parts.push_back(host);
   }
   streams_.describe_blocked(parts);
-  if (!cb_.idle()) parts.push_back("callback thread: " + std::to_string(cb_.pending()) + " callback(s) pending");
+  if (!cb_.idle())
+    parts.push_back("callback thread: " + std::to_string(cb_.pending()) + " callback(s) pending");
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
   return out;
@@ -215,7 +238,8 @@ RunMeasures SimDevice::measures() const {
   if (stopped_)
     r.error = stop_reason_;
   else if (!finished)
-    r.error = "deadlock: nothing can make progress at t=" + std::to_string(now_) + " ns: " + describe_blocked();
+    r.error =
+        "deadlock: nothing can make progress at t=" + std::to_string(now_) + " ns: " + describe_blocked();
   mem_.fill(r);
   r.makespan_ns = last_time_;
   r.host_stall_ns = host_.stall;
@@ -225,7 +249,8 @@ RunMeasures SimDevice::measures() const {
   r.host_blocked_oom_ns = host_.blocked[std::size_t(Cause::Oom)];
   r.host_blocked_sync_ns = host_.blocked[std::size_t(Cause::Sync)];
   r.device_idle_ns = streams_.device_idle(last_time_);
-  r.allocs = allocs_, r.frees = frees_, r.callbacks = callbacks_run_, r.ooms = ooms_, r.fallbacks = fallbacks_;
+  r.allocs = allocs_, r.frees = frees_, r.callbacks = callbacks_run_, r.ooms = ooms_,
+  r.fallbacks = fallbacks_;
   r.warnings = warnings_;  // distinct already (warn)
   return r;
 }

@@ -37,7 +37,8 @@ void SimDevice::host_run() {
     const Step& step = *wait;
     host_.cause = HostThread::cause_of(step);  // counts only if the step blocks
     switch (step.kind) {
-      case Step::Kind::Do: break;  // already run by host_.plan.next
+      case Step::Kind::Do:
+        break;  // already run by host_.plan.next
       case Step::Kind::WaitEvent: {
         if (!valid_event(step.event)) {
           warn("host synchronize on an invalid event ignored");
@@ -116,13 +117,16 @@ void SimDevice::host_resume(std::uint64_t gen) {
         why = "device-sync";
         acquire_all_idle();
         break;
-      case HostWait::PoolFree: why = "oom-wait"; break;
+      case HostWait::PoolFree:
+        why = "oom-wait";
+        break;
       case HostWait::Semaphore:
         why = "semaphore";
         --sem_free_;
         acquire(kHostAgent, sync_key(SyncKind::Semaphore, 0));
         break;
-      default: break;
+      default:
+        break;
     }
     host_.wait = HostWait::None;
     host_.waking = false;
@@ -136,16 +140,23 @@ void SimDevice::host_resume(std::uint64_t gen) {
 
 bool SimDevice::host_wait_satisfied() const {
   switch (host_.wait) {
-    case HostWait::Event: return streams_.done(host_.wait_rec);
-    case HostWait::Stream: return streams_.idle(host_.wait_stream);
-    case HostWait::All: return all_idle();
-    case HostWait::Semaphore: return sem_free_ > 0;
-    default: return false;  // PoolFree is woken directly by pool_free
+    case HostWait::Event:
+      return streams_.done(host_.wait_rec);
+    case HostWait::Stream:
+      return streams_.idle(host_.wait_stream);
+    case HostWait::All:
+      return all_idle();
+    case HostWait::Semaphore:
+      return sem_free_ > 0;
+    default:
+      return false;  // PoolFree is woken directly by pool_free
   }
 }
 
 void SimDevice::check_host_wait() {
-  if (host_.waking || host_.wait == HostWait::None || host_.wait == HostWait::Done || host_.wait == HostWait::PoolFree) return;
+  if (host_.waking || host_.wait == HostWait::None || host_.wait == HostWait::Done ||
+      host_.wait == HostWait::PoolFree)
+    return;
   if (!host_wait_satisfied()) return;
   // Every wake-up of a blocked host by another agent costs sync_wakeup_ns: a stream/event/device
   // synchronize, a semaphore acquire and an OOM wait are all a blocked thread that another thread

@@ -56,9 +56,9 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   }
   DevicePool* dp = pools_.find(p);
   if (!dp || !dp->bfc().is_live(chunk.addr)) {
-    lifetime_.report(lifetime_record(FindingKind::DoubleFree, info, AddrRange{chunk.addr, chunk.bytes},
-                                     "pool free of a chunk that is not allocated (buffer '" +
-                                         buffer_name(buffer) + "' freed twice)"));
+    lifetime_.report(lifetime_record(
+        FindingKind::DoubleFree, info, AddrRange{chunk.addr, chunk.bytes},
+        "pool free of a chunk that is not allocated (buffer '" + buffer_name(buffer) + "' freed twice)"));
     return;
   }
   dp->bfc().deallocate(chunk.addr);
@@ -67,7 +67,8 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   lifetime_.returned(chunk);
   emit([&](auto& o) { o.on_pool_free(agent(), chunk, buffer, t); });
   mem_.sample(t);
-  if (host_.wait == HostWait::PoolFree && host_.wait_pool == p && !host_.waking) host_wake(t + config_.platform.sync_wakeup_ns);
+  if (host_.wait == HostWait::PoolFree && host_.wait_pool == p && !host_.waking)
+    host_wake(t + config_.platform.sync_wakeup_ns);
 }
 
 void SimDevice::destroy_pool(PoolId p) {

@@ -73,8 +73,8 @@ std::string StreamTable::describe_record(std::uint64_t rec) const {
 void StreamTable::describe_blocked(std::vector<std::string>& parts) const {
   for (const SimStream& st : streams_) {
     if (st.waiting_rec)
-      parts.push_back("stream '" + st.name + "': waiting for event " + describe_record(st.waiting_rec) + ", " +
-                      std::to_string(st.ops.size()) + " op(s) queued");
+      parts.push_back("stream '" + st.name + "': waiting for event " + describe_record(st.waiting_rec) +
+                      ", " + std::to_string(st.ops.size()) + " op(s) queued");
     else if (st.busy || !st.ops.empty())
       parts.push_back("stream '" + st.name + "': " + std::to_string(st.ops.size()) + " op(s) queued");
   }

@@ -30,8 +30,8 @@ struct StreamOp {
 struct SimStream {
   std::string name;
   std::deque<StreamOp> ops;
-  bool busy = false;              // a device op or a marker hand-off is in flight
-  bool try_pending = false;       // a stream-try event is queued (at try_at)
+  bool busy = false;         // a device op or a marker hand-off is in flight
+  bool try_pending = false;  // a stream-try event is queued (at try_at)
   TimeNs try_at = 0;
   TimeNs wait_since = 0;          // when the head wait started blocking
   std::uint64_t waiting_rec = 0;  // blocked at a wait on this record
