@@ -7,7 +7,7 @@
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/scenario.h"
-#include "allocsim/engine/event_queue.h"
+#include "engine/event_queue.h"
 #include "allocsim/engine/simulate.h"
 
 using namespace allocsim;

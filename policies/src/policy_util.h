@@ -32,11 +32,11 @@ Step free_now(const Chunk& chunk, BufferId buffer);
 /// Parameters that several policies read through a shared path declare one spec, here, and each
 /// of those policies lists it in its registration (the registry rejects two differing specs).
 ///
-/// Read by the backend's host-callback enqueue (the sim's SimDevice::add_host_callback) for the
-/// policies that free through free_after_stream.
+/// Read by the backends' host-callback enqueue (callback_enqueue_failure() in core/backend.h, which
+/// owns the key and the default) for the policies that free through free_after_stream.
 inline constexpr ParamSpec kCallbackEnqueueFailure{
-    .key = "callback_enqueue_failure",
-    .default_value = 0,
+    .key = kCallbackEnqueueFailureKey,
+    .default_value = kCallbackEnqueueFailureDefault,
     .min = 0,
     .max = 1,
     .description = "injected probability that a free callback fails to enqueue; that free then happens at once",

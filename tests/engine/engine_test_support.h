@@ -7,7 +7,7 @@
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/scenario.h"
-#include "allocsim/engine/event_log.h"
+#include "engine/event_log.h"
 #include "allocsim/engine/simulate.h"
 
 namespace allocsim::test {

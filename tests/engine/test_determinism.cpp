@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "allocsim/engine/event_queue.h"
+#include "engine/event_queue.h"
 #include "engine_test_support.h"
 
 using namespace allocsim;

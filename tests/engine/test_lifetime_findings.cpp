@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "allocsim/engine/lifetime_findings.h"
+#include "engine/lifetime_findings.h"
 #include "engine_test_support.h"
 
 using namespace allocsim;

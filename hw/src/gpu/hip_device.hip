@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "allocsim/core/seeds.h"
 #include "allocsim/engine/plan_executor.h"
 #include "allocsim/hw/pattern.h"
 #include "allocsim/hw/version_map.h"
@@ -102,7 +103,7 @@ class HipDevice final : public HwDevice {
   // ---------------------------------------------------------------- trial control
   void begin_trial(std::uint64_t seed) override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
-    chooser_ = make_seeded_chooser(seed);
+    chooser_ = make_seeded_chooser(seeds::run_draws(seed));  // as simulate() seeds its chooser
     ++trial_index_;  // allocation tags continue across trials: old data never carries a new tag
     new_pools();
     for (auto& p : pools_) p.hot.clear();
@@ -239,7 +240,7 @@ class HipDevice final : public HwDevice {
   }
   bool add_host_callback(StreamId s, HostFn fn, std::string_view what) override {
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
-    if (chooser_ && chooser_->chance(params_.get("callback_enqueue_failure", 0.0))) return false;
+    if (chooser_ && chooser_->chance(callback_enqueue_failure(params_))) return false;
     auto* rec = new CallbackRecord{this, std::move(fn), what};
     {
       std::lock_guard<std::mutex> ql(queue_mu_);

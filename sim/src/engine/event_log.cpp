@@ -1,5 +1,5 @@
 // EventLog: one deterministic line per observer call (see engine/event_log.h).
-#include "allocsim/engine/event_log.h"
+#include "event_log.h"
 
 #include <ios>
 

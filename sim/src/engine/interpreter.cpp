@@ -116,14 +116,16 @@ bool Interpreter::next(Plan& plan) {
       plan.push_back(Step::run([e, s](Backend& b, Plan&) { b.stream_wait(s, e); }));
       break;
     }
-    case HostOpKind::EventSync: plan.push_back(Step::wait_event(backend_event(op.event))); break;
+    case HostOpKind::EventSync:
+      plan.push_back(Step::of_program(Step::wait_event(backend_event(op.event))));
+      break;
     case HostOpKind::EventQuery: {
       const EventId e = backend_event(op.event);
       plan.push_back(Step::run([e](Backend& b, Plan&) { (void)b.query_event(e); }));
       break;
     }
-    case HostOpKind::StreamSync: plan.push_back(Step::wait_stream(op.stream)); break;
-    case HostOpKind::DeviceSync: plan.push_back(Step::wait_all()); break;
+    case HostOpKind::StreamSync: plan.push_back(Step::of_program(Step::wait_stream(op.stream))); break;
+    case HostOpKind::DeviceSync: plan.push_back(Step::of_program(Step::wait_all())); break;
     case HostOpKind::BeginExecution: plan.push_back(Step::acquire_semaphore()); break;
     case HostOpKind::EndExecution: plan_end_execution(plan); break;
     case HostOpKind::HostDelay: {
@@ -327,9 +329,9 @@ void Interpreter::plan_shutdown(const HostOp& op, Plan& plan) {
   });
   if (op.wrong_order) {
     plan.push_back(std::move(destroy));
-    plan.push_back(Step::wait_all());
+    plan.push_back(Step::of_program(Step::wait_all()));
   } else {
-    plan.push_back(Step::wait_all());
+    plan.push_back(Step::of_program(Step::wait_all()));
     plan.push_back(std::move(destroy));
   }
 }

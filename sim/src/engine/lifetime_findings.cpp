@@ -1,5 +1,5 @@
 // LifetimeFindings (see engine/lifetime_findings.h).
-#include "allocsim/engine/lifetime_findings.h"
+#include "lifetime_findings.h"
 
 #include <utility>
 

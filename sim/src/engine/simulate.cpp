@@ -14,7 +14,7 @@
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/interpreter.h"
-#include "allocsim/engine/sim_device.h"
+#include "sim_device.h"
 #include "allocsim/race/race_detector.h"
 
 namespace allocsim {

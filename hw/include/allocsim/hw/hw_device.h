@@ -53,7 +53,8 @@ struct TrialStats {
 
 class HwDevice : public Device {
  public:
-  /// Fresh pools over the same device regions, zeroed counters, full semaphore, new chooser seed.
+  /// Fresh pools over the same device regions, zeroed counters, full semaphore, and a chooser seeded
+  /// from the trial's run seed as simulate() seeds its own (seeds::run_draws).
   virtual void begin_trial(std::uint64_t seed) = 0;
   /// Drain all streams and callbacks (bounded), read the device counters.
   virtual TrialStats end_trial() = 0;

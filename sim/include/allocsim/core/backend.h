@@ -23,6 +23,17 @@ class Backend;
 struct Step;
 using Plan = std::vector<Step>;
 
+/// `--set callback_enqueue_failure=P`: the injected probability that add_host_callback fails.
+/// Its one owner is here, with its readers: both backends' add_host_callback read it through
+/// callback_enqueue_failure(), and the policies that free through callbacks declare it
+/// (policy_util::kCallbackEnqueueFailure, for `allocsim list` and the loader) from these two
+/// constants, so the key and the default the engine applies cannot drift apart.
+inline constexpr std::string_view kCallbackEnqueueFailureKey = "callback_enqueue_failure";
+inline constexpr double kCallbackEnqueueFailureDefault = 0;
+inline double callback_enqueue_failure(const Params& params) {
+  return params.get(std::string(kCallbackEnqueueFailureKey), kCallbackEnqueueFailureDefault);
+}
+
 /// A chunk handed out by a pool. `bytes` is the chunk size (>= the rounded request).
 struct Chunk {
   PoolId pool = kSharedPool;
@@ -54,6 +65,11 @@ struct Step {
     AcquireSemaphore  // host takes one compute-semaphore unit, blocking while none is left
   };
   Kind kind = Kind::Do;
+  /// A Wait step of the program's own synchronisation (its event_sync / stream_sync / device_sync
+  /// ops, shutdown's drain), not one a policy or guard asked for: the time the host spends blocked
+  /// in it counts as `sync`, not `policy` (RunMeasures::host_blocked_*_ns). Next to `kind`, in its
+  /// padding: a larger Step costs the host's step queue (a deque) measurably.
+  bool program_sync = false;
   std::function<void(Backend&, Plan& next)> fn;
   EventId event = kNoEvent;
   StreamId stream = kNoStream;
@@ -68,6 +84,8 @@ struct Step {
   static Step wait_pool_free(PoolId p, TimeNs deadline) {
     Step s; s.kind = Kind::WaitPoolFree; s.pool = p; s.deadline = deadline; return s;
   }
+  /// `s` marked as the program's own synchronisation (program_sync).
+  static Step of_program(Step s) { s.program_sync = true; return s; }
 };
 
 class Backend {

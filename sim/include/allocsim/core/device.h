@@ -1,5 +1,5 @@
 // Device: what the host-program interpreter needs beyond what policies use (Backend). Both the
-// sim engine and the HIP backend implement it, so one interpreter (sim/engine/interpreter.h) turns
+// sim engine and the HIP backend implement it, so one interpreter (allocsim/engine/interpreter.h) turns
 // HostOps into Plans for both.
 //
 // Stream ids: backend streams 0..n-1 are the program's streams in Program::streams order

@@ -92,8 +92,9 @@ struct RunMeasures {
 
   TimeNs makespan_ns = 0, host_stall_ns = 0;
   // Host time blocked, by cause (issue 15): the policy's and guard's own waits, the compute
-  // semaphore, OOM waits (allocator retry), and the program's own synchronisations. Together they
-  // are the host's blocked time; host_stall_ns (makespan - host work) also holds the final drain.
+  // semaphore, OOM waits (allocator retry), and the program's own synchronisations (its
+  // event/stream/device syncs, shutdown's drain). Each blocked interval has one cause, so together
+  // they are the host's blocked time, host_stall_ns (the sim engine: sim/src/engine/host_thread.h).
   TimeNs host_blocked_policy_ns = 0, host_blocked_semaphore_ns = 0, host_blocked_oom_ns = 0,
          host_blocked_sync_ns = 0;
   TimeNs device_idle_ns = 0;  // time within the makespan when no stream ran a device op

@@ -13,7 +13,7 @@
 //
 // Public (the detector's header fills records inline): an engine that holds the detector as a
 // RaceDetector, not an Observer, then pays a few stores per call instead of a virtual call
-// (sim_device.h).
+// (sim/src/engine/sim_device.h).
 #pragma once
 #include <array>
 #include <cstddef>

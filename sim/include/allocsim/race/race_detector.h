@@ -8,7 +8,7 @@
 //  - manifest corruption: in this run's timeline (reads at op start, writes at op end) an allocation
 //    read bytes that another allocation wrote after its own last write of them.
 // Lifetime bugs (double free, leak, ...) are not its business: the engine, which sees more of them,
-// counts them (engine/lifetime_findings.h).
+// counts them (sim/src/engine/lifetime_findings.h).
 //
 // Counting (deterministic): a latent race is counted once per unordered pair of allocation
 // instances, however many access pairs or byte ranges race; its record's range is the hull of every

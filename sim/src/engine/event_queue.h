@@ -26,12 +26,9 @@ struct QueuedEvent {
 class EventQueue {
  public:
   bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
   void reserve(std::size_t n) { heap_.reserve(n); }
   /// Time of the earliest event. Precondition: !empty().
   TimeNs top_time() const { return heap_.front().time; }
-  const QueuedEvent& top() const { return heap_.front(); }
-  std::uint64_t pushed() const { return next_seq_; }
 
   void push(TimeNs time, std::uint32_t kind, std::int32_t target = 0, std::uint64_t arg = 0) {
     QueuedEvent e{time, next_seq_++, kind, target, arg};

@@ -1,21 +1,22 @@
 // The sim backend: a Device in integer-nanosecond virtual time (docs/design.md section 3).
 //
-// Entities, each advanced only by events popped from one EventQueue (time, seq):
-//  - host thread: executes Plans (engine/interpreter.h). Do steps charge host time from the
-//    PlatformProfile; Wait steps block it (blocked time = host stall). The host runs ahead without
-//    yielding while no other event is due before its own clock.
-//  - streams: FIFO of device ops (kernel/memset/copy with a duration, event record, event wait,
-//    callback marker). An op starts when the previous op finished, the host has enqueued it and,
-//    for a wait, the awaited record completed. Streams overlap freely.
-//  - events: each record_event creates a distinct *record*; query/wait/sync look at the event's
-//    latest record at call time (CUDA semantics: never recorded = complete).
-//  - callback thread: markers hand callbacks over after callback_latency_ns; it runs them FIFO,
-//    each callback_run_ns plus what its body charges.
-//  - compute semaphore, BFC pools (shared; private created on first use).
+// A thin façade: the entities each hold their own state, and this class wires them over one
+// EventQueue (time, seq), so a run is a pure function of its inputs and the Chooser:
+//  - host thread (host_thread.h; behaviour in sim_device_host.cpp): executes Plans
+//    (allocsim/engine/interpreter.h). Do steps charge host time from the PlatformProfile; Wait
+//    steps block it (blocked time = host stall). It runs ahead without yielding while no other
+//    event is due before its own clock.
+//  - streams, ops, event records (stream_table.h; behaviour in sim_device_streams.cpp): an op
+//    starts when the previous op finished, the host has enqueued it and, for a wait, the awaited
+//    record completed. Streams overlap freely.
+//  - callback thread (callback_thread.h; behaviour in sim_device_streams.cpp): markers hand
+//    callbacks over after callback_latency_ns; it runs them FIFO.
+//  - compute semaphore (a counter here), pools and memory accounting (pool/device_pools.h,
+//    pool/memory_accounting.h; calls in sim_device_memory.cpp), lifetime findings
+//    (lifetime_findings.h).
 // Every happens-before edge is reported to observers as release/acquire on sync keys.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -24,16 +25,18 @@
 #include "allocsim/core/observer.h"
 #include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
-#include "allocsim/engine/event_queue.h"
-#include "allocsim/engine/lifetime_findings.h"
-#include "allocsim/engine/plan_executor.h"
 #include "allocsim/pool/device_pools.h"
 #include "allocsim/pool/memory_accounting.h"
+#include "allocsim/race/race_detector.h"
+#include "callback_thread.h"
+#include "event_queue.h"
+#include "host_thread.h"
+#include "lifetime_findings.h"
+#include "stream_table.h"
 
 namespace allocsim {
 
 class Interpreter;
-class RaceDetector;
 
 struct SimConfig {
   DeviceSpec device;
@@ -58,10 +61,6 @@ class SimDevice final : public Device {
   RunMeasures measures() const;
   /// The run's lifetime findings (complete once run() returned).
   const LifetimeFindings& lifetime() const { return lifetime_; }
-
-  std::uint64_t events_processed() const { return events_processed_; }
-  std::size_t stream_count() const { return streams_.size(); }
-  const std::string& stream_name(StreamId s) const { return streams_[std::size_t(s)].name; }
 
   // ---- Backend
   TimeNs now() const override;
@@ -95,47 +94,11 @@ class SimDevice final : public Device {
  private:
   enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpEnd, kHandoff, kCallbackDone };
   enum class Agent : std::uint8_t { Host, Callback };
-  enum class HostWait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Done };
+  using HostWait = HostThread::Wait;
 
-  struct StreamOp {
-    enum class Kind : std::uint8_t { Device, Record, Wait, Marker };
-    Kind kind = Kind::Device;
-    std::uint64_t op_seq = 0;
-    TimeNs ready = 0;          // enqueue time: the op cannot start earlier
-    std::uint64_t rec = 0;     // Record / Wait: record id; Marker: callback id
-    DeviceOp dev;              // Device
-    HostFn fn;                 // Marker
-    std::string what;          // Marker
-  };
-  struct Stream {
-    std::string name;
-    std::deque<StreamOp> ops;
-    bool busy = false;          // a device op or a marker hand-off is in flight
-    bool try_pending = false;   // a kStreamTry is queued (at try_at)
-    TimeNs try_at = 0;
-    TimeNs wait_since = 0;      // when the head wait started blocking
-    std::uint64_t waiting_rec = 0;  // blocked at a wait on this record
-    TimeNs op_start = 0;
-    StreamId callback_stream = kNoStream;
-  };
-  struct Record {
-    EventId event = kNoEvent;
-    StreamId stream = kNoStream;
-    bool done = false;
-  };
-  struct EventSlot {
-    std::uint64_t latest_rec = 0;  // 0 = never recorded
-    bool alive = false;
-    std::string name;
-  };
-  struct Callback {
-    std::uint64_t id = 0;
-    HostFn fn;
-    std::string what;
-  };
-
-  // event loop + entities
+  // event loop (sim_device.cpp)
   void dispatch(const QueuedEvent& e);
+  // host thread (sim_device_host.cpp)
   void host_run();
   void host_resume(std::uint64_t gen);
   void host_block(HostWait why, TimeNs deadline);
@@ -144,42 +107,33 @@ class SimDevice final : public Device {
   void check_host_wait();  // wakes the host if what it waits for is now true
   void acquire_drain(StreamId s);
   void acquire_all_idle();
+  // streams and the callback thread (sim_device_streams.cpp)
+  StreamOp& enqueue(StreamId s, StreamOp::Kind kind);
   void advance(StreamId s);
   void kick(StreamId s, TimeNs at);
   void op_end(StreamId s);
   void handoff(StreamId s);
+  void complete_record(std::uint64_t rec);
   void callback_try();
   void callback_done();
-  void complete_record(std::uint64_t rec);
-  bool stream_idle(StreamId s) const;
-  bool all_idle() const;
+  bool all_idle() const { return streams_.all_idle() && cb_.idle(); }
+  // diagnostics and findings (sim_device.cpp, sim_device_memory.cpp)
   std::string describe_blocked() const;
-  std::string describe_record(std::uint64_t rec) const;
-
-  // helpers
-  AgentId agent() const { return current_ == Agent::Host ? kHostAgent : kCallbackAgent; }
-  TimeNs& agent_now() { return current_ == Agent::Host ? host_now_ : cb_now_; }
-  void charge(TimeNs cost) {
-    mem_.flush();  // host time passes: a deferred release state was visible
-    agent_now() += cost;
-  }
-  bool valid_stream(StreamId s) const { return s >= 0 && std::size_t(s) < streams_.size(); }
-  bool valid_event(EventId e) const { return e >= 0 && std::size_t(e) < events_.size() && events_[std::size_t(e)].alive; }
-  StreamOp& enqueue(StreamId s, StreamOp::Kind kind);
-  void release(AgentId a, std::uint64_t key);
-  void acquire(AgentId a, std::uint64_t key);
   /// The record of a lifetime finding the host or a callback ran into now.
   Finding lifetime_record(FindingKind kind, const BufferInfo& buf, AddrRange range, std::string detail);
   /// The record of a leak found at the end: an allocation never returned to a live pool.
   Finding unreturned_record(const BufferInfo& buf, TimeNs release_time) const;
   std::string buffer_name(BufferId b) const;
 
-  const Program& program_;
-  SimConfig config_;
-  Chooser& chooser_;
-  std::vector<Observer*> observers_;
-  RaceDetector* races_;
-  Interpreter* interp_ = nullptr;
+  // helpers
+  AgentId agent() const { return current_ == Agent::Host ? kHostAgent : kCallbackAgent; }
+  TimeNs& agent_now() { return current_ == Agent::Host ? host_.now : cb_.now; }
+  void charge(TimeNs cost) {
+    mem_.flush();  // host time passes: a deferred release state was visible
+    agent_now() += cost;
+  }
+  bool valid_stream(StreamId s) const { return streams_.valid(s); }
+  bool valid_event(EventId e) const { return streams_.valid_event(e); }
 
   // Makes one observer call, call(observer), on the race detector and then every other observer.
   // The detector is called through its own (final) type, so its calls, which queue a record
@@ -189,6 +143,17 @@ class SimDevice final : public Device {
     if (races_) call(*races_);
     for (Observer* o : observers_) call(*o);
   }
+  // Out of line (sim_device.cpp), as they were before the split: one copy of the detector's
+  // inlined calls each, not one per call site.
+  void release(AgentId a, std::uint64_t key);
+  void acquire(AgentId a, std::uint64_t key);
+
+  const Program& program_;
+  SimConfig config_;
+  Chooser& chooser_;
+  std::vector<Observer*> observers_;
+  RaceDetector* races_;
+  Interpreter* interp_ = nullptr;
 
   EventQueue queue_;
   TimeNs now_ = 0;  // time of the event being processed
@@ -196,37 +161,11 @@ class SimDevice final : public Device {
   bool stopped_ = false;
   std::string stop_reason_;
 
-  // host thread
-  Agent current_ = Agent::Host;
-  TimeNs host_now_ = 0;
-  PlanExecutor plan_;
-  HostWait wait_ = HostWait::None;
-  bool waking_ = false;
-  std::uint64_t host_gen_ = 0;
-  TimeNs blocked_since_ = 0;
-  std::uint64_t wait_rec_ = 0;
-  StreamId wait_stream_ = kNoStream;
-  PoolId wait_pool_ = kSharedPool;
-  bool host_done_ = false;
-  TimeNs host_stall_ = 0;
-
-  // streams, events
-  std::vector<Stream> streams_;
-  std::vector<Record> records_;  // index = record id; 0 = "never recorded" (always done)
-  std::vector<EventSlot> events_;
-  std::vector<EventId> free_events_;
-  std::uint64_t op_seq_ = 0;
-
-  // callback thread
-  std::deque<Callback> callbacks_;
-  bool cb_busy_ = false;
-  TimeNs cb_now_ = 0;
-  std::uint64_t cb_seq_ = 0;
-  std::string cb_running_;
-  TimeNs cb_start_ = 0;
-
-  // semaphore
-  int sem_free_ = 0;
+  Agent current_ = Agent::Host;  // whose clock a Backend call charges: the host's or a callback's
+  HostThread host_;
+  StreamTable streams_;
+  CallbackThread cb_;
+  int sem_free_ = 0;  // compute semaphore units left
 
   // pools + accounting (pool/device_pools.h, pool/memory_accounting.h: the same on the HIP backend)
   DevicePools pools_;

@@ -1,0 +1,48 @@
+// The sim backend's host thread (docs/design.md section 3): its clock, the Plan steps it has left,
+// and what it is blocked on. Pure state and the blocked-time accounting; SimDevice
+// (sim_device_host.cpp) executes the plans and blocks and wakes it over the event queue.
+//
+// Blocked time by cause (RunMeasures::host_blocked_*_ns, issue 15): a compute-semaphore acquire
+// is `semaphore`; an OOM wait (WaitPoolFree: the allocator's retry) `oom`; a Wait step of the
+// program's own synchronisations (Step::program_sync) `sync`; every other Wait step came from a
+// policy's or guard's Plan: `policy`. Each blocked interval has one cause, so their sum is the
+// host's total blocked time (`stall`, RunMeasures::host_stall_ns).
+#pragma once
+#include <cstdint>
+
+#include "allocsim/core/backend.h"
+#include "allocsim/engine/plan_executor.h"
+
+namespace allocsim {
+
+struct HostThread {
+  enum class Wait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Done };
+  enum class Cause : std::uint8_t { Policy, Semaphore, Oom, Sync, kCount };
+
+  TimeNs now = 0;
+  PlanExecutor plan;
+  Wait wait = Wait::None;
+  Cause cause = Cause::Policy;  // of the current wait
+  bool waking = false;          // a wake-up is queued
+  std::uint64_t gen = 0;        // resume events of an older generation are stale
+  TimeNs blocked_since = 0;
+  std::uint64_t wait_rec = 0;        // Event
+  StreamId wait_stream = kNoStream;  // Stream
+  PoolId wait_pool = kSharedPool;    // PoolFree
+  bool done = false;                 // the program has ended
+
+  TimeNs stall = 0;                                 // total blocked time
+  TimeNs blocked[std::size_t(Cause::kCount)] = {};  // the same, by cause
+
+  static Cause cause_of(const Step& step) {
+    if (step.kind == Step::Kind::AcquireSemaphore) return Cause::Semaphore;
+    if (step.kind == Step::Kind::WaitPoolFree) return Cause::Oom;
+    return step.program_sync ? Cause::Sync : Cause::Policy;
+  }
+  void add_blocked(TimeNs d) {
+    stall += d;
+    blocked[std::size_t(cause)] += d;
+  }
+};
+
+}  // namespace allocsim

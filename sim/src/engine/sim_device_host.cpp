@@ -1,0 +1,187 @@
+// The sim backend's host thread (state in host_thread.h): it takes the interpreter's Plans and
+// runs their steps in order, charging host time; a Wait step blocks it until another entity makes
+// the condition true (or an OOM wait's deadline passes), and the wake-up resumes it here.
+#include <algorithm>
+
+#include "allocsim/engine/interpreter.h"
+#include "sim_device.h"
+
+namespace allocsim {
+
+void SimDevice::host_run() {
+  current_ = Agent::Host;
+  for (;;) {
+    if (host_.now > now_) {
+      // Another entity has something due before the host's clock: let it happen first.
+      if (!queue_.empty() && queue_.top_time() <= host_.now) {
+        mem_.flush();
+        queue_.push(host_.now, kHostResume, 0, host_.gen);
+        return;
+      }
+      now_ = host_.now;
+    }
+    if (host_.plan.empty()) {
+      Plan plan;
+      if (!interp_->next(plan)) {
+        mem_.flush();
+        interp_->finish();
+        host_.done = true;
+        host_.wait = HostWait::Done;
+        return;
+      }
+      host_.plan.append(std::move(plan));
+      continue;
+    }
+    const std::optional<Step> wait = host_.plan.next(*this);
+    if (!wait) continue;
+    const Step& step = *wait;
+    host_.cause = HostThread::cause_of(step);  // counts only if the step blocks
+    switch (step.kind) {
+      case Step::Kind::Do:
+        break;  // already run by host_.plan.next
+      case Step::Kind::WaitEvent: {
+        if (!valid_event(step.event)) {
+          warn("host synchronize on an invalid event ignored");
+          break;
+        }
+        const std::uint64_t rec = streams_.latest(step.event);
+        if (streams_.done(rec)) {
+          if (rec) acquire(kHostAgent, sync_key(SyncKind::Event, rec));
+          break;
+        }
+        host_.wait_rec = rec;
+        host_block(HostWait::Event, kNever);
+        return;
+      }
+      case Step::Kind::WaitStream:
+        if (!valid_stream(step.stream)) {
+          warn("host synchronize on an invalid stream ignored");
+          break;
+        }
+        if (streams_.idle(step.stream)) {
+          acquire_drain(step.stream);
+          break;
+        }
+        host_.wait_stream = step.stream;
+        host_block(HostWait::Stream, kNever);
+        return;
+      case Step::Kind::WaitAll:
+        if (all_idle()) {
+          acquire_all_idle();
+          break;
+        }
+        host_block(HostWait::All, kNever);
+        return;
+      case Step::Kind::WaitPoolFree:
+        if (step.deadline <= host_.now) break;
+        host_.wait_pool = step.pool;
+        host_block(HostWait::PoolFree, step.deadline);
+        return;
+      case Step::Kind::AcquireSemaphore:
+        if (sem_free_ > 0) {
+          --sem_free_;
+          acquire(kHostAgent, sync_key(SyncKind::Semaphore, 0));
+          break;
+        }
+        host_block(HostWait::Semaphore, kNever);
+        return;
+    }
+  }
+}
+
+void SimDevice::host_block(HostWait why, TimeNs deadline) {
+  mem_.flush();
+  host_.wait = why;
+  host_.waking = false;
+  host_.blocked_since = host_.now;
+  ++host_.gen;
+  if (deadline != kNever) queue_.push(deadline, kHostResume, 0, host_.gen);
+}
+
+void SimDevice::host_resume(std::uint64_t gen) {
+  if (gen != host_.gen) return;  // a superseded deadline timer
+  if (host_.wait == HostWait::Done) return;
+  if (host_.wait != HostWait::None) {
+    const TimeNs from = host_.blocked_since;
+    const char* why = "";
+    switch (host_.wait) {
+      case HostWait::Event:
+        why = "event-sync";
+        acquire(kHostAgent, sync_key(SyncKind::Event, host_.wait_rec));
+        break;
+      case HostWait::Stream:
+        why = "stream-sync";
+        acquire_drain(host_.wait_stream);
+        break;
+      case HostWait::All:
+        why = "device-sync";
+        acquire_all_idle();
+        break;
+      case HostWait::PoolFree:
+        why = "oom-wait";
+        break;
+      case HostWait::Semaphore:
+        why = "semaphore";
+        --sem_free_;
+        acquire(kHostAgent, sync_key(SyncKind::Semaphore, 0));
+        break;
+      default:
+        break;
+    }
+    host_.wait = HostWait::None;
+    host_.waking = false;
+    host_.now = std::max(host_.now, now_);
+    host_.add_blocked(host_.now - from);
+    emit([&](auto& o) { o.on_host_blocked(from, host_.now, why); });
+  }
+  host_.now = std::max(host_.now, now_);
+  host_run();
+}
+
+bool SimDevice::host_wait_satisfied() const {
+  switch (host_.wait) {
+    case HostWait::Event:
+      return streams_.done(host_.wait_rec);
+    case HostWait::Stream:
+      return streams_.idle(host_.wait_stream);
+    case HostWait::All:
+      return all_idle();
+    case HostWait::Semaphore:
+      return sem_free_ > 0;
+    default:
+      return false;  // PoolFree is woken directly by pool_free
+  }
+}
+
+void SimDevice::check_host_wait() {
+  if (host_.waking || host_.wait == HostWait::None || host_.wait == HostWait::Done ||
+      host_.wait == HostWait::PoolFree)
+    return;
+  if (!host_wait_satisfied()) return;
+  // Every wake-up of a blocked host by another agent costs sync_wakeup_ns: a stream/event/device
+  // synchronize, a semaphore acquire and an OOM wait are all a blocked thread that another thread
+  // signals (condition variable / driver wake), so they pay the same. An OOM wait that runs to its
+  // deadline resumes at the deadline itself (a timed wait's timeout is what is modelled).
+  const TimeNs at = (current_ == Agent::Callback ? cb_.now : now_) + config_.platform.sync_wakeup_ns;
+  host_wake(at);
+}
+
+void SimDevice::host_wake(TimeNs at) {
+  host_.waking = true;
+  ++host_.gen;
+  queue_.push(std::max(at, now_), kHostResume, 0, host_.gen);
+}
+
+void SimDevice::acquire_drain(StreamId s) {
+  // The stream is idle, so its clock now is its clock after its last op: release it lazily here.
+  release(stream_agent(s), sync_key(SyncKind::StreamDrain, std::uint64_t(s)));
+  acquire(kHostAgent, sync_key(SyncKind::StreamDrain, std::uint64_t(s)));
+}
+
+void SimDevice::acquire_all_idle() {
+  for (std::size_t s = 0; s < streams_.size(); ++s) acquire_drain(StreamId(s));
+  release(kCallbackAgent, sync_key(SyncKind::AllIdle, 0));
+  acquire(kHostAgent, sync_key(SyncKind::AllIdle, 0));
+}
+
+}  // namespace allocsim

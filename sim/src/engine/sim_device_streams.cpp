@@ -1,0 +1,147 @@
+// The sim backend's streams (state in stream_table.h) and callback thread (callback_thread.h):
+// how a stream's head op starts and ends over the event queue, how records complete and release
+// the streams and the host waiting on them, and how a callback marker hands its callback to the
+// single callback thread, which runs them FIFO.
+#include <algorithm>
+
+#include "sim_device.h"
+
+namespace allocsim {
+
+// ======================================================================= streams
+
+void SimDevice::kick(StreamId s, TimeNs at) {
+  SimStream& st = streams_[s];
+  at = std::max(at, now_);
+  if (st.try_pending && at >= st.try_at) return;
+  st.try_pending = true;
+  st.try_at = at;
+  queue_.push(at, kStreamTry, s);
+}
+
+StreamOp& SimDevice::enqueue(StreamId s, StreamOp::Kind kind) {
+  StreamOp& op = streams_.push(s, kind, agent_now());
+  release(agent(), sync_key(SyncKind::EnqueuedOp, op.op_seq));
+  const SimStream& st = streams_[s];
+  if (!st.busy && st.waiting_rec == 0) kick(s, op.ready);
+  return op;
+}
+
+void SimDevice::advance(StreamId s) {
+  SimStream& st = streams_[s];
+  const AgentId me = stream_agent(s);
+  while (!st.busy && !st.ops.empty()) {
+    StreamOp& op = st.ops.front();
+    if (op.ready > now_) {
+      kick(s, op.ready);
+      return;
+    }
+    switch (op.kind) {
+      case StreamOp::Kind::Device:
+        acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
+        for (const DeviceAccess& a : op.dev.reads)
+          emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, false, now_); });
+        st.busy = true;
+        st.op_start = now_;
+        streams_.device_op_started(now_);
+        queue_.push(now_ + std::max<TimeNs>(op.dev.duration, 0), kOpEnd, s);
+        return;
+      case StreamOp::Kind::Record: {
+        acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
+        const std::uint64_t rec = op.rec;
+        release(me, sync_key(SyncKind::Event, rec));
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-record", now_, now_};
+        emit([&](auto& o) { o.on_device_op(span); });
+        st.ops.pop_front();
+        complete_record(rec);
+        continue;
+      }
+      case StreamOp::Kind::Wait: {
+        if (!streams_.done(op.rec)) {
+          if (st.waiting_rec != op.rec) st.wait_since = now_;
+          st.waiting_rec = op.rec;
+          return;
+        }
+        const TimeNs since = st.waiting_rec == op.rec ? st.wait_since : now_;
+        st.waiting_rec = 0;
+        acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
+        acquire(me, sync_key(SyncKind::Event, op.rec));
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-wait", since, now_};
+        emit([&](auto& o) { o.on_device_op(span); });
+        st.ops.pop_front();
+        continue;
+      }
+      case StreamOp::Kind::Marker:
+        acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
+        st.busy = true;
+        st.op_start = now_;
+        queue_.push(now_ + config_.platform.callback_latency_ns, kHandoff, s);
+        return;
+    }
+  }
+  if (!st.busy && st.ops.empty()) check_host_wait();
+}
+
+void SimDevice::op_end(StreamId s) {
+  SimStream& st = streams_[s];
+  StreamOp& op = st.ops.front();
+  const AgentId me = stream_agent(s);
+  for (const DeviceAccess& a : op.dev.writes)
+    emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, true, now_); });
+  const DeviceOpSpan span{op.op_seq, s, op.dev.kind, op.dev.label, st.op_start, now_};
+  emit([&](auto& o) { o.on_device_op(span); });
+  st.ops.pop_front();
+  st.busy = false;
+  streams_.device_op_ended(now_);
+  advance(s);
+}
+
+void SimDevice::handoff(StreamId s) {
+  SimStream& st = streams_[s];
+  StreamOp& op = st.ops.front();
+  release(stream_agent(s), sync_key(SyncKind::CallbackHandoff, op.rec));
+  const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_};
+  emit([&](auto& o) { o.on_device_op(span); });
+  cb_.queue.push_back(SimCallback{op.rec, std::move(op.fn), std::move(op.what)});
+  st.ops.pop_front();
+  st.busy = false;
+  callback_try();
+  advance(s);
+}
+
+void SimDevice::complete_record(std::uint64_t rec) {
+  streams_.set_done(rec);
+  for (std::size_t t = 0; t < streams_.size(); ++t) {
+    if (streams_[StreamId(t)].waiting_rec != rec) continue;
+    kick(StreamId(t), now_);
+  }
+  check_host_wait();
+}
+
+// ======================================================================= callback thread
+
+void SimDevice::callback_try() {
+  if (cb_.busy || cb_.queue.empty()) return;
+  SimCallback cb = std::move(cb_.queue.front());
+  cb_.queue.pop_front();
+  cb_.busy = true;
+  cb_.start = now_;
+  cb_.now = now_;
+  acquire(kCallbackAgent, sync_key(SyncKind::CallbackHandoff, cb.id));
+  current_ = Agent::Callback;
+  if (cb.fn) cb.fn(*this);
+  current_ = Agent::Host;
+  cb_.now += config_.platform.callback_run_ns;
+  cb_.running = std::move(cb.what);
+  ++callbacks_run_;
+  queue_.push(cb_.now, kCallbackDone, 0);
+}
+
+void SimDevice::callback_done() {
+  cb_.busy = false;
+  emit([&](auto& o) { o.on_callback_run(cb_.start, now_, cb_.running); });
+  callback_try();
+  if (!cb_.busy) check_host_wait();
+}
+
+}  // namespace allocsim
