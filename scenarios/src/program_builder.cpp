@@ -1,6 +1,7 @@
 // ProgramBuilder implementation: name scoping and validity checks for host programs.
 #include "program_builder.h"
 
+#include <cmath>
 #include <utility>
 
 namespace allocsim::scenario_detail {
@@ -113,6 +114,15 @@ EventId ProgramBuilder::recorded_event(const std::string& event) const {
 void ProgramBuilder::push(HostOp op) {
   charge_work(1);
   program_.ops.push_back(std::move(op));
+}
+
+void ProgramBuilder::host_gap(double ns) {
+  const double rounded = std::round(ns);
+  if (!(rounded >= 1)) return;
+  HostOp d;
+  d.kind = HostOpKind::HostDelay;
+  d.duration = Duration::fixed(rounded);
+  push(std::move(d));
 }
 
 }  // namespace allocsim::scenario_detail

@@ -52,6 +52,9 @@ class ProgramBuilder {
 
   /// Appends an op (checks the op limit).
   void push(HostOp op);
+  /// Appends a HostDelay of `ns` rounded to whole nanoseconds, or nothing when that rounds to 0:
+  /// how trace and profile importers turn the gap between two recorded calls into host time.
+  void host_gap(double ns);
 
  private:
   Program program_;

@@ -338,13 +338,7 @@ class TraceImporter {
       double now = 0;
       for (const auto& ev : events_) {
         if (ev.time_us > now) {
-          double ns = std::round((ev.time_us - now) * 1000.0 * scale_);
-          if (ns >= 1) {
-            HostOp d;
-            d.kind = HostOpKind::HostDelay;
-            d.duration = Duration::fixed(ns);
-            b.push(std::move(d));
-          }
+          b.host_gap((ev.time_us - now) * 1000.0 * scale_);
           now = ev.time_us;
         }
         switch (ev.kind) {

@@ -43,13 +43,7 @@ class ProgramEmitter {
     std::int64_t now = items.empty() ? 0 : items.front().time_ps;
     for (const Item& it : items) {
       if (it.time_ps > now) {
-        const double ns = std::round(double(it.time_ps - now) / 1000.0);
-        if (ns >= 1) {
-          HostOp d;
-          d.kind = HostOpKind::HostDelay;
-          d.duration = Duration::fixed(ns);
-          builder_.push(std::move(d));
-        }
+        builder_.host_gap(double(it.time_ps - now) / 1000.0);
         now = it.time_ps;
       }
       switch (it.kind) {
