@@ -110,7 +110,7 @@ TEST_CASE("device pools: a destroyed pool stays dead and leaves the totals", "[b
 
 TEST_CASE("device pools: garbage collection then growth places regions as the oracle's fake does",
           "[bfc][device-pools]") {
-  // ../shared/data/tsl_bfc/traces/edge_gc_on.trace and its expected output: the collected
+  // tests/data/tsl_bfc/traces/edge_gc_on.trace and its expected output: the collected
   // regions' addresses are not reused; the new 62 MiB region starts past the last old one.
   for (bool bounded : {false, true}) {
     INFO("bounded: " << bounded);

@@ -145,7 +145,7 @@ struct AllocRecorder final : Observer {
 }  // namespace
 
 TEST_CASE("the engine places regions as the oracle's fake does, after garbage collection too", "[engine][memory]") {
-  // ../shared/data/tsl_bfc/traces/edge_gc_on.trace as a program: twelve 1.5 MiB allocations fill
+  // tests/data/tsl_bfc/traces/edge_gc_on.trace as a program: twelve 1.5 MiB allocations fill
   // four regions, eleven are freed, and a 40 MiB request collects the empty regions and grows. The
   // new region starts past the collected ones (the oracle never reuses addresses).
   ProgramBuilder pb;
