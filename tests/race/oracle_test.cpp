@@ -73,24 +73,6 @@ SyntheticEngine small_program(std::uint64_t seed, const Limits& lim) {
   std::uint64_t next_key = 1;
   int accesses = 0, reads = 0, allocs = 0;
 
-  auto run_op = [&](int s, TimeNs dep, TimeNs dur, std::vector<SyntheticEngine::Access> r,
-                    std::vector<SyntheticEngine::Access> w, std::vector<std::uint64_t> waits,
-                    std::vector<std::uint64_t> recs, const char* label) {
-    h += 1;
-    auto op = e.enqueue(h);
-    TimeNs start = std::max({h + 1, ready[std::size_t(s)], dep});
-    TimeNs end = start + dur;
-    e.op(op, s, start, end, std::move(r), std::move(w), label, std::move(waits), std::move(recs));
-    ready[std::size_t(s)] = end;
-    return end;
-  };
-  auto host_sync_stream = [&](int s) {
-    std::uint64_t key = sync_key(SyncKind::StreamDrain, next_key++);
-    e.at(ready[std::size_t(s)], SyntheticEngine::kOpEnd,
-         [s, key](Observer& o) { o.on_release_sync(stream_agent(s), key); });
-    h = std::max(h, ready[std::size_t(s)]) + 1;
-    e.acquire_sync(h, kHostAgent, key);
-  };
   // markers on `mask`'s streams hand off to the callback thread, which then runs `then` at its time
   auto callback_after = [&](std::uint32_t mask, const std::function<void(TimeNs)>& then) {
     TimeNs when = std::max(h, cb);
@@ -98,7 +80,7 @@ SyntheticEngine small_program(std::uint64_t seed, const Limits& lim) {
     for (int s = 0; s < streams; ++s)
       if (mask >> s & 1) {
         keys.push_back(sync_key(SyncKind::CallbackHandoff, next_key++));
-        when = std::max(when, run_op(s, 0, 0, {}, {}, {}, {keys.back()}, "callback-marker"));
+        when = std::max(when, e.host_op(h, ready, s, 0, 0, {}, {}, {}, {keys.back()}, "callback-marker"));
       }
     when += 1 + TimeNs(pick(40));
     cb = when;
@@ -166,19 +148,19 @@ SyntheticEngine small_program(std::uint64_t seed, const Limits& lim) {
           waits.push_back(key);
           dep = done;
         }
-        run_op(s, dep, 1 + TimeNs(pick(100)), r, w, waits, {}, "kernel");
+        e.host_op(h, ready, s, dep, 1 + TimeNs(pick(100)), r, w, waits, {}, "kernel");
         break;
       }
       case 7: {  // record an event
         std::uint64_t key = sync_key(SyncKind::Event, next_key++);
         events.push_back(
-            {key, run_op(int(pick(std::uint64_t(streams))), 0, 0, {}, {}, {}, {key}, "event-record")});
+            {key, e.host_op(h, ready, int(pick(std::uint64_t(streams))), 0, 0, {}, {}, {}, {key}, "event-record")});
         break;
       }
       case 8: {  // a stream waits on an event
         if (events.empty()) break;
         auto [key, done] = events[pick(events.size())];
-        run_op(int(pick(std::uint64_t(streams))), done, 0, {}, {}, {key}, {}, "stream-wait");
+        e.host_op(h, ready, int(pick(std::uint64_t(streams))), done, 0, {}, {}, {key}, {}, "stream-wait");
         break;
       }
       case 9: {  // the host syncs a stream or an event, or computes
@@ -187,7 +169,8 @@ SyntheticEngine small_program(std::uint64_t seed, const Limits& lim) {
           h = std::max(h, done) + 1;
           e.acquire_sync(h, kHostAgent, key);
         } else if (pick(2)) {
-          host_sync_stream(int(pick(std::uint64_t(streams))));
+          e.host_sync_stream(h, ready, int(pick(std::uint64_t(streams))),
+                             sync_key(SyncKind::StreamDrain, next_key++));
         } else {
           h += TimeNs(pick(200));
         }
@@ -230,7 +213,8 @@ SyntheticEngine small_program(std::uint64_t seed, const Limits& lim) {
             break;
           case 1:
             for (int s = 0; s < streams; ++s)
-              if (some_streams(b.streams) >> s & 1) host_sync_stream(s);
+              if (some_streams(b.streams) >> s & 1) e.host_sync_stream(h, ready, s,
+                                                                       sync_key(SyncKind::StreamDrain, next_key++));
             e.pool_free(h, kHostAgent, b.id);
             give_back(h);
             break;

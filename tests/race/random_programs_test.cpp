@@ -47,24 +47,6 @@ SyntheticEngine random_program(std::uint64_t seed, FreeKind policy) {
   BufferId next_buf = 0;
   std::uint64_t next_key = 1;
 
-  auto run_op = [&](int s, TimeNs dep, TimeNs dur, std::vector<SyntheticEngine::Access> r,
-                    std::vector<SyntheticEngine::Access> w, std::vector<std::uint64_t> waits,
-                    std::vector<std::uint64_t> recs, const char* label) {
-    h += 1;
-    auto op = e.enqueue(h);
-    TimeNs start = std::max({h + 1, ready[std::size_t(s)], dep});
-    TimeNs end = start + dur;
-    e.op(op, s, start, end, std::move(r), std::move(w), label, std::move(waits), std::move(recs));
-    ready[std::size_t(s)] = end;
-    return end;
-  };
-  auto host_sync = [&](int s) {
-    std::uint64_t key = sync_key(SyncKind::StreamDrain, next_key++);
-    e.at(ready[std::size_t(s)], SyntheticEngine::kOpEnd,
-         [s, key](Observer& o) { o.on_release_sync(stream_agent(s), key); });
-    h = std::max(h, ready[std::size_t(s)]) + 1;
-    e.acquire_sync(h, kHostAgent, key);
-  };
 
   const int steps = 40 + int(pick(80));
   for (int step = 0; step < steps; ++step) {
@@ -101,20 +83,20 @@ SyntheticEngine random_program(std::uint64_t seed, FreeKind policy) {
           std::uint64_t bytes = b.units * kUnit - off;
           (pick(2) ? w : r).push_back({b.id, off, bytes});
         }
-        run_op(s, 0, 1 + TimeNs(pick(200)), r, w, {}, {}, "kernel");
+        e.host_op(h, ready, s, 0, 1 + TimeNs(pick(200)), r, w, {}, {}, "kernel");
         break;
       }
       case 4: {  // record an event
         int s = int(pick(std::uint64_t(streams)));
         std::uint64_t key = sync_key(SyncKind::Event, next_key++);
-        TimeNs end = run_op(s, 0, 0, {}, {}, {}, {key}, "event-record");
+        TimeNs end = e.host_op(h, ready, s, 0, 0, {}, {}, {}, {key}, "event-record");
         events.push_back({key, end});
         break;
       }
       case 5: {  // a stream waits on an event
         if (events.empty()) break;
         auto [key, done] = events[pick(events.size())];
-        run_op(int(pick(std::uint64_t(streams))), done, 0, {}, {}, {key}, {}, "stream-wait");
+        e.host_op(h, ready, int(pick(std::uint64_t(streams))), done, 0, {}, {}, {key}, {}, "stream-wait");
         break;
       }
       case 6: {  // release a buffer; the policy frees it
@@ -130,7 +112,8 @@ SyntheticEngine random_program(std::uint64_t seed, FreeKind policy) {
           for (unsigned u = 0; u < b.units; ++u) used[b.first_unit + u] = false;
         } else if (k == FreeKind::HostSync) {
           for (int s = 0; s < streams; ++s)
-            if (b.used_streams >> s & 1) host_sync(s);
+            if (b.used_streams >> s & 1) e.host_sync_stream(h, ready, s,
+                                                            sync_key(SyncKind::StreamDrain, next_key++));
           e.pool_free(h, kHostAgent, b.id);
           for (unsigned u = 0; u < b.units; ++u) used[b.first_unit + u] = false;
         } else {  // a marker on each stream that used it hands off to the callback thread
@@ -139,7 +122,7 @@ SyntheticEngine random_program(std::uint64_t seed, FreeKind policy) {
           for (int s = 0; s < streams; ++s)
             if (b.used_streams >> s & 1) {
               keys.push_back(sync_key(SyncKind::CallbackHandoff, next_key++));
-              when = std::max(when, run_op(s, 0, 0, {}, {}, {}, {keys.back()}, "callback-marker"));
+              when = std::max(when, e.host_op(h, ready, s, 0, 0, {}, {}, {}, {keys.back()}, "callback-marker"));
             }
           when += 1 + TimeNs(pick(50));
           for (std::uint64_t key : keys) e.acquire_sync(when, kCallbackAgent, key);
@@ -150,7 +133,8 @@ SyntheticEngine random_program(std::uint64_t seed, FreeKind policy) {
       }
       default:  // the host computes, or synchronizes a stream
         if (pick(2)) h += TimeNs(pick(300));
-        else host_sync(int(pick(std::uint64_t(streams))));
+        else e.host_sync_stream(h, ready, int(pick(std::uint64_t(streams))),
+                                sync_key(SyncKind::StreamDrain, next_key++));
     }
   }
   return e;

@@ -77,6 +77,27 @@ class SyntheticEngine {
   void release_sync(TimeNs t, AgentId a, std::uint64_t key) {
     at(t, kHost, [=](Observer& o) { o.on_release_sync(a, key); });
   }
+  /// A program-level op as the random-program tests script it: the host, its clock `h` advanced by
+  /// one, enqueues an op on stream `s` that starts after the enqueue, the stream's previous op
+  /// (`ready[s]`, updated) and `dep`, and lasts `dur`. Returns its end.
+  TimeNs host_op(TimeNs& h, std::vector<TimeNs>& ready, int s, TimeNs dep, TimeNs dur, std::vector<Access> reads,
+                 std::vector<Access> writes, std::vector<std::uint64_t> waits, std::vector<std::uint64_t> records,
+                 const char* label) {
+    h += 1;
+    const std::uint64_t id = enqueue(h);
+    const TimeNs start = std::max({h + 1, ready[std::size_t(s)], dep});
+    const TimeNs end = start + dur;
+    op(id, s, start, end, std::move(reads), std::move(writes), label, std::move(waits), std::move(records));
+    ready[std::size_t(s)] = end;
+    return end;
+  }
+  /// The host synchronises stream `s` (drained at `ready[s]`) through sync key `key`; its clock `h`
+  /// moves past the drain.
+  void host_sync_stream(TimeNs& h, const std::vector<TimeNs>& ready, int s, std::uint64_t key) {
+    at(ready[std::size_t(s)], kOpEnd, [s, key](Observer& o) { o.on_release_sync(stream_agent(s), key); });
+    h = std::max(h, ready[std::size_t(s)]) + 1;
+    acquire_sync(h, kHostAgent, key);
+  }
   void acquire_sync(TimeNs t, AgentId a, std::uint64_t key) {
     at(t, kHost, [=](Observer& o) { o.on_acquire_sync(a, key); });
   }
