@@ -15,6 +15,14 @@
 namespace allocsim::hw {
 namespace {
 
+/// The upper median (the middle element, the later of two), 0 for none: the statistic the
+/// hardware's host cost per free has always used, now for both sides.
+double upper_median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
 /// One trial: a fresh policy/guard/interpreter over the device; release plans timed.
 TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::string& policy_name,
                      const std::string& guard_name, const Params& params, std::uint64_t seed) {
@@ -54,7 +62,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   options.params = config.params;
   options.wait_timeout_ns = 5'000'000'000;  // a starving combination fails in 5 s, not 20
   const auto start = std::chrono::steady_clock::now();
-  std::vector<double> ns_per_free;
+  std::vector<double> ns_per_free, instrument_per_free;
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
     // Every trial runs the one program loaded for this validate run's seed, so the GPU and the
@@ -82,21 +90,27 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.peak_bytes_in_use_min =
           t == 0 ? s.peak_bytes_in_use : std::min(run.peak_bytes_in_use_min, s.peak_bytes_in_use);
       run.frees = s.releases;
-      if (s.releases) ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
+      if (s.releases) {
+        ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
+        instrument_per_free.push_back(double(s.release_instrument_ns) / double(s.releases));
+      }
+      for (std::size_t i = 0; i < run.host_calls.size(); ++i) {
+        run.host_calls[i].calls += s.release_calls[i].calls;
+        run.host_calls[i].ns += s.release_calls[i].ns;
+      }
     }
   }
   run.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   if (run.trials > 0) run.corrupted_rate = double(run.corrupted_executions) / (double(run.trials) * run.executions);
-  if (!ns_per_free.empty()) {
-    std::nth_element(ns_per_free.begin(), ns_per_free.begin() + ns_per_free.size() / 2, ns_per_free.end());
-    run.host_ns_per_free = ns_per_free[ns_per_free.size() / 2];
-  }
+  run.host_ns_per_free = upper_median(ns_per_free);
+  run.instrument_ns_per_free = upper_median(instrument_per_free);
 
   // The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
   // same file the hardware's spin cycles come from), semaphore and params; one seed per trial.
   // Every finding is kept so each manifest corruption can be attributed to its execution.
   const int sim_runs = std::max(1, config.trials);
   int manifest_runs = 0;
+  std::vector<double> sim_ns_per_free;
   for (int t = 0; t < sim_runs; ++t) {
     auto p = make_policy(policy, config.params);
     auto g = make_guard(guard, config.params);
@@ -119,8 +133,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       ++run.sim.manifest_by_execution[std::size_t(e)];
     }
     manifest_runs += r.races_manifest > 0 ? 1 : 0;
+    if (r.releases) sim_ns_per_free.push_back(double(r.host_release_ns) / double(r.releases));
   }
   run.sim.runs = sim_runs;
+  run.sim.host_ns_per_free = upper_median(sim_ns_per_free);
   run.sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
   run.sim.manifest_rate = double(run.sim.manifest_executions) / (double(sim_runs) * run.executions);
   if (!config.quiet)
@@ -130,7 +146,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
               << run.sim.manifest_executions << "/" << run.sim.runs * run.executions << " executions, latent "
               << run.sim.latent << ", peak hw "
               << run.peak_bytes_in_use << " sim " << run.sim.peak_bytes_in_use << ", host ns/free "
-              << run.host_ns_per_free << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
+              << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
   return run;
 }
 

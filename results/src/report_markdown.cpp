@@ -412,12 +412,12 @@ std::string verdict(const ScenarioModel& m, const Verdict& v) {
   if (m.blocking_measured)
     os << "the host's blocking the policy causes (its and the guard's waits, and waits for frees on OOM), "
           "then "
-       << "makespan; the semaphore and the program's own syncs are the workload's, and host stall (makespan "
-       << "minus host work) is listed but not ranked on, as it is mostly the program's final sync.\n\n";
+       << "makespan; the semaphore and the program's own syncs are the workload's, and host stall (the host's "
+       << "blocked time, every cause) is listed but not ranked on, as it is mostly the program's final sync.\n\n";
   else
     os << "makespan: these runs do not report host blocking by cause (every cause is 0 in every run: results "
-       << "from an engine that did not measure it). Host stall (makespan minus host work) is listed but not "
-       << "ranked on, as it is mostly the program's final sync.\n\n";
+       << "from an engine that did not measure it). Host stall (the host's blocked time, every cause) is listed "
+       << "but not ranked on, as it is mostly the program's final sync.\n\n";
   const VerdictLines lines = verdict_lines(m, v);  // all() points into it
   for (const std::string* line : lines.all())
     if (!line->empty()) os << "- " << *line << "\n";
@@ -487,7 +487,7 @@ std::string render_report_markdown(const ReportInput& in, const ReportOutcome& p
      << "times in µs, makespan in ms. `÷ immediate`: peak in-use relative to policy `immediate` with the "
      << "same guard and semaphore. Peak pool = peak reserved: bytes all pools hold from the device. Host "
      << "time blocked, by cause: in the policy's and guard's waits, in OOM waits, on the compute semaphore, "
-     << "in the program's own syncs; host stall = makespan minus host work.\n\n";
+     << "in the program's own syncs; host stall = their sum, the host's blocked time.\n\n";
   if (models.empty()) os << "The sweep has no runs.\n";
   for (std::size_t i = 0; i < models.size(); ++i) {
     const auto& m = models[i];

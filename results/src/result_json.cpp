@@ -98,6 +98,8 @@ const std::vector<Column>& columns() {
       {"time.host_blocked_oom_ns", [](const RunResult& r) { return num(r.host_blocked_oom_ns); }},
       {"time.host_blocked_sync_ns", [](const RunResult& r) { return num(r.host_blocked_sync_ns); }},
       {"time.device_idle_ns", [](const RunResult& r) { return num(r.device_idle_ns); }},
+      {"time.host_release_ns", [](const RunResult& r) { return num(r.host_release_ns); }},
+      {"counts.releases", [](const RunResult& r) { return num(r.releases); }},
   };
   return cols;
 }
@@ -167,6 +169,7 @@ boost::json::object result_to_json(const RunResult& r, const Program* program) {
       {"host_blocked_oom_ns", r.host_blocked_oom_ns},
       {"host_blocked_sync_ns", r.host_blocked_sync_ns},
       {"device_idle_ns", r.device_idle_ns},
+      {"host_release_ns", r.host_release_ns},
   };
   o["counts"] = boost::json::object{
       {"allocs", r.allocs},
@@ -174,6 +177,7 @@ boost::json::object result_to_json(const RunResult& r, const Program* program) {
       {"callbacks", r.callbacks},
       {"ooms", r.ooms},
       {"fallbacks", r.fallbacks},
+      {"releases", r.releases},
   };
   // PyTorch traces: the trace's own figures (0 = the scenario has none)
   o["reference"] = boost::json::object{

@@ -93,7 +93,7 @@ std::string format_run_summary(const RunResult& r, const Program* program, std::
   o += "          pending " + format_bytes(r.peak_pending_bytes) + "\n";
   o += "          pool    " + format_bytes(r.peak_pool_bytes) + "\n";
   o += "time      makespan   " + format_duration(r.makespan_ns) + "\n";
-  o += "          host stall " + format_duration(r.host_stall_ns) + " (makespan - host work)\n";
+  o += "          host stall " + format_duration(r.host_stall_ns) + " (host blocked, every cause below)\n";
   // Host blocked, by cause: the first two are the policy's doing (its and the guard's waits, and
   // waits for frees on OOM), the last two the workload's (semaphore, the program's own syncs).
   o += "          blocked in policy/guard waits " + format_duration(r.host_blocked_policy_ns) + "\n";
@@ -101,6 +101,10 @@ std::string format_run_summary(const RunResult& r, const Program* program, std::
   o += "          blocked on the semaphore      " + format_duration(r.host_blocked_semaphore_ns) + "\n";
   o += "          blocked in program syncs      " + format_duration(r.host_blocked_sync_ns) + "\n";
   o += "          device idle " + format_duration(r.device_idle_ns) + "\n";
+  // A policy's host cost per free: its release plans' host time (work and waits) over the frees.
+  if (r.releases > 0)
+    o += "          host per free " + format_duration(r.host_release_ns / TimeNs(r.releases)) + " (" +
+         format_duration(r.host_release_ns) + " in " + std::to_string(r.releases) + " release plans)\n";
   o += "counts    allocs " + std::to_string(r.allocs) + ", frees " + std::to_string(r.frees) + ", callbacks " +
        std::to_string(r.callbacks) + ", ooms " + std::to_string(r.ooms) + ", fallbacks " +
        std::to_string(r.fallbacks) + "\n";

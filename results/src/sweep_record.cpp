@@ -117,6 +117,9 @@ std::optional<RunResult> run_result_from_json(const std::string& text, std::stri
   rd.num("time.host_blocked_oom_ns", r.host_blocked_oom_ns, false);
   rd.num("time.host_blocked_sync_ns", r.host_blocked_sync_ns, false);
   rd.num("time.device_idle_ns", r.device_idle_ns, false);
+  // Host time in release plans came later still (issue 15, point 5): optional likewise.
+  rd.num("time.host_release_ns", r.host_release_ns, false);
+  rd.num("counts.releases", r.releases, false);
   if (auto* d = find_path(o, "race_detection"); d && d->is_bool()) r.race_detection = d->as_bool();
   if (auto* w = find_path(o, "warnings"); w && w->is_array())
     for (const auto& s : w->as_array())

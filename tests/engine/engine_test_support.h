@@ -131,6 +131,8 @@ inline PlatformProfile round_platform() {
   p.event_record_ns = 1;
   p.event_query_ns = 1;
   p.stream_wait_ns = 1;
+  p.event_create_ns = 0;
+  p.event_destroy_ns = 0;
   p.callback_enqueue_ns = 1;
   p.callback_latency_ns = 100;
   p.callback_run_ns = 50;

@@ -191,3 +191,34 @@ TEST_CASE("host blocking by cause sums to the host stall on every built-in, poli
   CHECK(any_semaphore);  // semaphore 1
   CHECK(any_sync);       // the autotuner's stream sync before its scratch's release
 }
+
+TEST_CASE("host time per free: the release plans' host time, work and waits, over the releases",
+          "[engine][blocking]") {
+  SECTION("a wait inside the release plan counts in full") {
+    ProgramBuilder pb;
+    BufferId b = pb.buffer("b");
+    pb.alloc(b, 0, 1024).kernel(0, Duration::fixed(1000), {}, {b}).release(b);
+    DrainThenFreePolicy pol;
+    SimOptions opt = quiet_options();
+    opt.platform.host_free_ns = 7;
+    RunResult r = run(pb.scenario(), pol, opt);
+    REQUIRE(r.completed);
+    // the release starts at 10 (after the launch), waits for the kernel to end at 1010, frees (7)
+    CHECK(r.releases == 1);
+    CHECK(r.host_release_ns == 1000 + 7);
+  }
+  SECTION("a deferred free costs its event and callback calls; other ops cost nothing here") {
+    ProgramBuilder pb;
+    BufferId a = pb.buffer("a"), b = pb.buffer("b");
+    pb.alloc(a, 0, 256).alloc(b, 0, 256).kernel(0, Duration::fixed(1000), {}, {a, b}).release(a).release(b);
+    CallbackPolicy pol;
+    SimOptions opt = quiet_options();
+    opt.platform.event_create_ns = 3;
+    opt.platform.event_destroy_ns = 5;
+    RunResult r = run(pb.scenario(), pol, opt);
+    REQUIRE(r.completed);
+    // per release: create 3 + record 1 + stream wait 1 + destroy 5 + callback enqueue 1
+    CHECK(r.releases == 2);
+    CHECK(r.host_release_ns == 2 * (3 + 1 + 1 + 5 + 1));
+  }
+}

@@ -192,7 +192,7 @@ inline std::string agent_label(AgentId a) {
 }
 
 inline std::string key_label(std::uint64_t key) {
-  static const char* kinds[] = {"enqueue", "event", "drain", "handoff", "semaphore", "all-idle"};
+  static const char* kinds[] = {"enqueue", "event", "drain", "handoff", "semaphore", "all-idle", "callback-done"};
   unsigned k = unsigned(key >> 56);
   return std::string(k < 6 ? kinds[k] : "?") + "#" + std::to_string(key & ((std::uint64_t(1) << 56) - 1));
 }
@@ -317,7 +317,7 @@ class TraceOracle {
  private:
   static bool consumed_by_acquire(std::uint64_t key) {
     auto k = SyncKind(key >> 56);
-    return k == SyncKind::EnqueuedOp || k == SyncKind::CallbackHandoff;
+    return k == SyncKind::EnqueuedOp || k == SyncKind::CallbackHandoff || k == SyncKind::CallbackDone;
   }
 
   void build(std::pair<long, long> drop_edge) {

@@ -80,10 +80,19 @@ TEST_CASE("summary shows host blocking by cause and device idle time, each under
   r.host_blocked_sync_ns = 4'000;
   r.device_idle_ns = 5'000;
   const std::string s = format_run_summary(r, nullptr, 0);
-  CHECK(s.find("host stall 0.009000 ms (9000 ns) (makespan - host work)\n") != std::string::npos);
+  CHECK(s.find("host stall 0.009000 ms (9000 ns) (host blocked, every cause below)\n") != std::string::npos);
   CHECK(s.find("blocked in policy/guard waits 0.001000 ms (1000 ns)\n") != std::string::npos);
   CHECK(s.find("blocked in OOM waits          0.002000 ms (2000 ns)\n") != std::string::npos);
   CHECK(s.find("blocked on the semaphore      0.003000 ms (3000 ns)\n") != std::string::npos);
   CHECK(s.find("blocked in program syncs      0.004000 ms (4000 ns)\n") != std::string::npos);
   CHECK(s.find("device idle 0.005000 ms (5000 ns)\n") != std::string::npos);
+}
+
+TEST_CASE("summary shows the host time per free when the run released anything", "[summary]") {
+  RunResult r;
+  CHECK(format_run_summary(r, nullptr, 0).find("host per free") == std::string::npos);
+  r.releases = 4;
+  r.host_release_ns = 10'000;
+  CHECK(format_run_summary(r, nullptr, 0).find("host per free 0.002500 ms (2500 ns) (0.010000 ms (10000 ns) in 4 release plans)\n") !=
+        std::string::npos);
 }

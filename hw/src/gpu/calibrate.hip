@@ -2,7 +2,8 @@
 // Every number is a median over `iterations` samples after a warm-up; host times come from
 // steady_clock around the HIP call, device times from timing events. Every field of
 // kPlatformFields must be measured: one left at its H200 default would be written to the profile
-// as if this GPU had measured it.
+// as if this GPU had measured it. Callbacks are timed through the backend's own CallbackRelay, the
+// route validation's callbacks take.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "allocsim/core/platform.h"
 #include "allocsim/pool/bfc_pool.h"
 #include "allocsim/pool/fake_sub_allocator.h"
+#include "callback_relay.h"
 #include "kernels.h"
 
 namespace allocsim::hw {
@@ -30,13 +32,28 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-/// A host callback that stamps the time it ran on HIP's callback thread.
-std::atomic<std::int64_t> g_callback_ns{0};
-std::atomic<int> g_callbacks_seen{0};
-void stamp_callback(hipStream_t, hipError_t, void*) {
-  g_callback_ns.store(Clock::now().time_since_epoch().count());
-  g_callbacks_seen.fetch_add(1);
-}
+/// Host callbacks through the relay, each stamping when it ran (the relay runs one at a time, so
+/// the i-th callback writes stamp i, published by `seen`).
+struct CallbackStamps {
+  explicit CallbackStamps(std::size_t capacity) : ns(capacity) {}
+  std::vector<std::int64_t> ns;
+  std::atomic<int> seen{0};
+  CallbackRelay relay;  // last: destroyed (drained) first
+
+  void enqueue(hipStream_t s) {
+    if (!relay.enqueue(s, [this] {
+          const int i = seen.load(std::memory_order_relaxed);
+          if (std::size_t(i) < ns.size()) ns[std::size_t(i)] = Clock::now().time_since_epoch().count();
+          seen.store(i + 1, std::memory_order_release);
+        }))
+      throw HwError("calibrate: hipStreamAddCallback failed");
+  }
+  std::int64_t stamp(int i) const { return ns.at(std::size_t(i)); }
+  void wait_for(int count, Clock::time_point deadline) {
+    while (seen.load(std::memory_order_acquire) < count)
+      if (Clock::now() > deadline) throw HwError("calibrate: a host callback did not run within its deadline");
+  }
+};
 
 /// Device time of a spin of `cycles`, in ns (timing events).
 double spin_ns(hipStream_t s, long long cycles) {
@@ -82,15 +99,8 @@ CalibrationOutput calibrate_device(int n) {
   out.profile.spin_ns_per_cycle = median(slope);
   out.extra.emplace_back("spin_1M_cycles_ns", median(per_cycle_1m) * 1e6);
 
-  // Launch overhead: host time of one kernel launch (empty kernel), queue kept short.
-  std::vector<double> launch, op_launch;
-  for (int i = 0; i < n; ++i) {
-    auto t = Clock::now();
-    ALLOCSIM_HIP_CHECK(launch_empty(s));
-    launch.push_back(ns_since(t));
-    if (i % 64 == 63) ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
-  }
-  ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
+  // Launch overhead: host time of one launch of the backend's op kernel, queue kept short.
+  std::vector<double> op_launch;
   OpDescriptor empty_op;  // the backend's real op kernel with nothing to do
   for (int i = 0; i < n; ++i) {
     auto t = Clock::now();
@@ -100,10 +110,9 @@ CalibrationOutput calibrate_device(int n) {
   }
   ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
   out.profile.launch_overhead_ns = TimeNs(median(op_launch));
-  out.extra.emplace_back("empty_kernel_launch_ns", median(launch));
 
   // Events: record, query (completed), stream wait.
-  std::vector<double> rec, query, wait, create_destroy;
+  std::vector<double> rec, query, wait, create, destroy;
   hipEvent_t e;
   ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
   for (int i = 0; i < n; ++i) {
@@ -121,47 +130,47 @@ CalibrationOutput calibrate_device(int n) {
     t = Clock::now();
     hipEvent_t tmp;
     ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&tmp, hipEventDisableTiming));
+    create.push_back(ns_since(t));
+    t = Clock::now();
     ALLOCSIM_HIP_CHECK(hipEventDestroy(tmp));
-    create_destroy.push_back(ns_since(t));
+    destroy.push_back(ns_since(t));
   }
   ALLOCSIM_HIP_CHECK(hipEventDestroy(e));
   ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s2));
   out.profile.event_record_ns = TimeNs(median(rec));
   out.profile.event_query_ns = TimeNs(median(query));
   out.profile.stream_wait_ns = TimeNs(median(wait));
-  out.extra.emplace_back("event_create_destroy_ns", median(create_destroy));
+  out.profile.event_create_ns = TimeNs(median(create));
+  out.profile.event_destroy_ns = TimeNs(median(destroy));
 
-  // Callbacks on an idle stream: enqueue cost, and enqueue-return -> callback running.
+  // Callbacks on an idle stream, through the relay: the enqueue's host cost, and from the enqueue's
+  // return (when the simulator's marker is ready) to the callback running on the relay's thread,
+  // which has been asleep: the wake-up.
+  const int back_to_back = 200;
+  CallbackStamps stamps(std::size_t(n + back_to_back));
   std::vector<double> enqueue, latency;
   for (int i = 0; i < n; ++i) {
-    const int seen = g_callbacks_seen.load();
+    const int seen = stamps.seen.load();
     auto t = Clock::now();
-    ALLOCSIM_HIP_CHECK(hipStreamAddCallback(s, stamp_callback, nullptr, 0));
+    stamps.enqueue(s);
     auto after = Clock::now();
     enqueue.push_back(double(std::chrono::duration_cast<std::chrono::nanoseconds>(after - t).count()));
-    const auto deadline = Clock::now() + std::chrono::seconds(5);
-    while (g_callbacks_seen.load() == seen)
-      if (Clock::now() > deadline) throw HwError("calibrate: a host callback did not run within 5 s");
-    latency.push_back(double(g_callback_ns.load() - t.time_since_epoch().count()));
+    stamps.wait_for(seen + 1, Clock::now() + std::chrono::seconds(5));
+    latency.push_back(double(stamps.stamp(seen) - after.time_since_epoch().count()));
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // let the relay's thread fall asleep
   }
   out.profile.callback_enqueue_ns = TimeNs(median(enqueue));
   out.profile.callback_latency_ns = TimeNs(median(latency));
 
-  // Back-to-back callbacks released together: the spacing is the per-callback run cost.
+  // Back-to-back callbacks released together behind a spin: the spacing is the per-callback cost
+  // of an awake relay (the host function and the hand-off to the next).
   {
-    const int k = 200;
+    const int k = back_to_back;
     ALLOCSIM_HIP_CHECK(launch_spin(20'000'000, s));
-    const int seen = g_callbacks_seen.load();
-    std::vector<std::int64_t> stamps;
-    for (int i = 0; i < k; ++i) ALLOCSIM_HIP_CHECK(hipStreamAddCallback(s, stamp_callback, nullptr, 0));
-    auto first = std::int64_t(0);
-    const auto deadline = Clock::now() + std::chrono::seconds(10);
-    while (g_callbacks_seen.load() == seen)
-      if (Clock::now() > deadline) throw HwError("calibrate: callbacks did not run within 10 s");
-    first = g_callback_ns.load();
-    while (g_callbacks_seen.load() < seen + k)
-      if (Clock::now() > deadline) throw HwError("calibrate: callbacks did not run within 10 s");
-    out.profile.callback_run_ns = TimeNs(double(g_callback_ns.load() - first) / (k - 1));
+    const int seen = stamps.seen.load();
+    for (int i = 0; i < k; ++i) stamps.enqueue(s);
+    stamps.wait_for(seen + k, Clock::now() + std::chrono::seconds(10));
+    out.profile.callback_run_ns = TimeNs(double(stamps.stamp(seen + k - 1) - stamps.stamp(seen)) / (k - 1));
   }
 
   // Blocking sync wake-up: spin of known device length, host polls the stream; extra time = wake-up.

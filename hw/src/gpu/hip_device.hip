@@ -18,6 +18,7 @@
 #include "allocsim/hw/version_map.h"
 #include "allocsim/pool/device_pools.h"
 #include "allocsim/pool/memory_accounting.h"
+#include "callback_relay.h"
 #include "kernels.h"
 
 namespace allocsim::hw {
@@ -32,12 +33,6 @@ struct HotRange {
   BufferId owner;
 };
 
-struct CallbackRecord {
-  HipDevice* device;
-  HostFn fn;
-  std::string_view what;
-};
-
 /// What the HIP backend adds to a pool of the shared layer (pool/device_pools.h): the real
 /// device allocation its addresses map onto, and where freed bytes are still in use on the GPU.
 struct PoolState {
@@ -49,6 +44,36 @@ struct PoolState {
 };
 
 class HipDevice final : public HwDevice {
+  /// Times one backend call the host thread makes inside a release plan (TrialStats::release_calls).
+  /// A call made inside another timed call (the event queries of a wait) counts as the outer one;
+  /// the instrumentation inside a call is not the call's.
+  class CallTimer {
+   public:
+    CallTimer(HipDevice& d, HostCall c) : d_(d), c_(c), on_(d.timing_here() && !d.in_call_) {
+      if (!on_) return;
+      d_.in_call_ = true;
+      instrument_at_start_ = d_.stats_.release_instrument_ns;
+      t0_ = Clock::now();
+    }
+    ~CallTimer() {
+      if (!on_) return;
+      const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
+      CallTime& c = d_.stats_.release_calls[std::size_t(c_)];
+      ++c.calls;
+      c.ns += ns - (d_.stats_.release_instrument_ns - instrument_at_start_);
+      d_.in_call_ = false;
+    }
+    CallTimer(const CallTimer&) = delete;
+    CallTimer& operator=(const CallTimer&) = delete;
+
+   private:
+    HipDevice& d_;
+    HostCall c_;
+    bool on_;
+    TimeNs instrument_at_start_ = 0;
+    Clock::time_point t0_{};
+  };
+
  public:
   HipDevice(const Scenario& scenario, const HwDeviceOptions& options)
       : scenario_(scenario), options_(options), params_(options.params), t0_(Clock::now()) {
@@ -79,19 +104,14 @@ class HipDevice final : public HwDevice {
     // Two counters per allocation: [0, n) foreign words (corruption), [n, 2n) stale own words.
     ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters_), 2 * buffers * sizeof(unsigned long long)));
     counters_host_.assign(2 * buffers, 0);
-    callback_thread_ = std::thread([this] { callback_loop(); });
+    host_thread_ = std::this_thread::get_id();  // before any callback runs: read-only after
   }
 
   ~HipDevice() override {
     // Queued HIP callbacks still point at us: drain the device first, then stop the thread once
     // its queue is empty.
     (void)hipDeviceSynchronize();
-    {
-      std::lock_guard<std::mutex> lk(queue_mu_);
-      stopping_ = true;
-    }
-    queue_cv_.notify_all();
-    if (callback_thread_.joinable()) callback_thread_.join();
+    relay_.stop();
     for (hipEvent_t e : events_)
       if (e) (void)hipEventDestroy(e);
     for (hipStream_t s : streams_) (void)hipStreamDestroy(s);
@@ -142,10 +162,14 @@ class HipDevice final : public HwDevice {
 
   std::string description() const override { return description_; }
 
-  void begin_release_timing() override { release_start_ = now(); }
+  void begin_release_timing() override {
+    instrument_at_release_start_ = stats_.release_instrument_ns;
+    release_start_ = now();
+  }
   void end_release_timing() override {
     if (release_start_ < 0) return;
-    stats_.release_host_ns += now() - release_start_;
+    stats_.release_host_ns +=
+        now() - release_start_ - (stats_.release_instrument_ns - instrument_at_release_start_);
     release_start_ = -1;
   }
 
@@ -161,8 +185,10 @@ class HipDevice final : public HwDevice {
       }
       if (!wait) continue;
       const Step& step = *wait;
+      if (step.kind == Step::Kind::Do) continue;  // already run by todo.next
+      CallTimer timed(*this, HostCall::Wait);
       switch (step.kind) {
-        case Step::Kind::Do: break;  // already run by todo.next
+        case Step::Kind::Do: break;
         case Step::Kind::WaitEvent: wait_event(step.event); break;
         case Step::Kind::WaitStream: wait_stream(step.stream); break;
         case Step::Kind::WaitAll: wait_all(deadline_from_now()); break;
@@ -200,6 +226,7 @@ class HipDevice final : public HwDevice {
     return id;
   }
   EventId create_event() override {
+    CallTimer timed(*this, HostCall::EventCreate);
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     hipEvent_t e;
     ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
@@ -213,20 +240,24 @@ class HipDevice final : public HwDevice {
     return EventId(events_.size() - 1);
   }
   void destroy_event(EventId id) override {
+    CallTimer timed(*this, HostCall::EventDestroy);
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipEventDestroy(event(id)));
     events_[id] = nullptr;
     free_event_ids_.push_back(id);
   }
   void record_event(EventId id, StreamId s) override {
+    CallTimer timed(*this, HostCall::EventRecord);
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipEventRecord(event(id), stream(s)));
   }
   void stream_wait(StreamId s, EventId id) override {
+    CallTimer timed(*this, HostCall::StreamWait);
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipStreamWaitEvent(stream(s), event(id), 0));
   }
   bool query_event(EventId id) override {
+    CallTimer timed(*this, HostCall::EventQuery);
     hipEvent_t e;
     {
       std::lock_guard<std::recursive_mutex> lk(state_mu_);
@@ -239,20 +270,11 @@ class HipDevice final : public HwDevice {
     return false;
   }
   bool add_host_callback(StreamId s, HostFn fn, std::string_view what) override {
+    CallTimer timed(*this, HostCall::CallbackEnqueue);
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    (void)what;
     if (chooser_ && chooser_->chance(callback_enqueue_failure(params_))) return false;
-    auto* rec = new CallbackRecord{this, std::move(fn), what};
-    {
-      std::lock_guard<std::mutex> ql(queue_mu_);
-      ++callbacks_outstanding_;
-    }
-    hipError_t r = hipStreamAddCallback(stream(s), &HipDevice::hip_callback, rec, 0);
-    if (r != hipSuccess) {
-      delete rec;
-      std::lock_guard<std::mutex> ql(queue_mu_);
-      --callbacks_outstanding_;
-      return false;
-    }
+    if (!relay_.enqueue(stream(s), [this, fn = std::move(fn)] { run_callback(fn); })) return false;
     ++stats_.callbacks;
     return true;
   }
@@ -275,6 +297,7 @@ class HipDevice final : public HwDevice {
     return c;
   }
   void pool_free(const Chunk& chunk, BufferId buffer) override {
+    CallTimer timed(*this, HostCall::PoolFree);
     {
       std::lock_guard<std::recursive_mutex> lk(state_mu_);
       PoolState& p = pool_state(chunk.pool);
@@ -292,7 +315,7 @@ class HipDevice final : public HwDevice {
       dp->bfc().deallocate(chunk.addr);
       mem_->on_pool_free(chunk);
       mem_->sample(now());
-      if (buffer_streams_busy(buffer)) {
+      if (instrumented([&] { return buffer_streams_busy(buffer); })) {
         p.hot.push_back(HotRange{chunk.addr, chunk.addr + chunk.bytes, buffer});
         if (p.hot.size() > 4096) p.hot.pop_front();
       }
@@ -311,6 +334,7 @@ class HipDevice final : public HwDevice {
 
   // ---------------------------------------------------------------- Device
   void launch(StreamId s, DeviceOp op) override {
+    CallTimer timed(*this, HostCall::Launch);
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     OpDescriptor d;
     d.mismatch_counters = counters_;
@@ -467,6 +491,19 @@ class HipDevice final : public HwDevice {
     return allocation_tag(serial);
   }
 
+  /// The host thread is inside a release plan: its calls are timed.
+  bool timing_here() const { return std::this_thread::get_id() == host_thread_ && release_start_ >= 0; }
+  /// Runs the validation's own instrumentation `f` (a check); inside a release plan its time is
+  /// kept apart (TrialStats::release_instrument_ns), not charged to the policy.
+  template <class F>
+  bool instrumented(F&& f) {
+    if (!timing_here()) return f();
+    const auto t = Clock::now();
+    const bool result = f();
+    stats_.release_instrument_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+    return result;
+  }
+
   /// Is a stream the buffer was used on still running work? (An upper bound on "its last use
   /// may not have finished": the stream may be busy with later ops.)
   bool buffer_streams_busy(BufferId b) {
@@ -512,10 +549,8 @@ class HipDevice final : public HwDevice {
       }
       for (StreamId s = 0; s < StreamId(n) && idle; ++s) idle = stream_idle(s);
       if (idle) {
-        std::unique_lock<std::mutex> ql(queue_mu_);
-        if (callbacks_outstanding_ == 0) return;
-        queue_cv_.wait_until(ql, deadline, [&] { return callbacks_outstanding_ == 0; });
-        if (callbacks_outstanding_ == 0) continue;  // callbacks may have enqueued device work
+        if (relay_.outstanding() == 0) return;
+        if (relay_.wait_idle(deadline)) continue;  // callbacks may have enqueued device work
       }
       if (Clock::now() > deadline) timeout("all streams and host callbacks to drain");
     }
@@ -536,41 +571,15 @@ class HipDevice final : public HwDevice {
     --sem_available_;
   }
 
-  // ---- callbacks: HIP's thread only enqueues; our thread runs the policy code
-  static void hip_callback(hipStream_t, hipError_t status, void* user) {
-    auto* rec = static_cast<CallbackRecord*>(user);
-    (void)status;
-    HipDevice* self = rec->device;
-    {
-      std::lock_guard<std::mutex> ql(self->queue_mu_);
-      self->queue_.push_back(rec);
-    }
-    self->queue_cv_.notify_all();
-  }
-  void callback_loop() {
-    for (;;) {
-      CallbackRecord* rec;
-      {
-        std::unique_lock<std::mutex> ql(queue_mu_);
-        queue_cv_.wait(ql, [&] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stopping and drained
-        rec = queue_.front();
-        queue_.pop_front();
-      }
-      try {
-        std::lock_guard<std::recursive_mutex> lk(state_mu_);
-        mem_->flush();  // another agent runs: a release the host made without freeing was visible
-        rec->fn(*this);
-      } catch (const std::exception& e) {
-        std::lock_guard<std::recursive_mutex> lk(state_mu_);
-        warnings_.insert(std::string("host callback failed: ") + e.what());
-      }
-      delete rec;
-      {
-        std::lock_guard<std::mutex> ql(queue_mu_);
-        --callbacks_outstanding_;
-      }
-      queue_cv_.notify_all();
+  // ---- callbacks: the relay's thread runs the policy code (callback_relay.h)
+  void run_callback(const HostFn& fn) {
+    try {
+      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      mem_->flush();  // another agent runs: a release the host made without freeing was visible
+      fn(*this);
+    } catch (const std::exception& e) {
+      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      warnings_.insert(std::string("host callback failed: ") + e.what());
     }
   }
 
@@ -600,14 +609,10 @@ class HipDevice final : public HwDevice {
   TrialStats stats_;
   std::unique_ptr<DevicePools> bfc_pools_;
   std::unique_ptr<MemoryAccounting> mem_;
-  TimeNs release_start_ = -1;
-
-  std::mutex queue_mu_;
-  std::condition_variable queue_cv_;
-  std::deque<CallbackRecord*> queue_;
-  std::uint64_t callbacks_outstanding_ = 0;
-  bool stopping_ = false;
-  std::thread callback_thread_;
+  TimeNs release_start_ = -1;  // >= 0: the host thread is inside a release plan
+  TimeNs instrument_at_release_start_ = 0;
+  std::thread::id host_thread_;  // the thread that made the device and runs the plans
+  bool in_call_ = false;         // host thread only: a timed call is running
 
   std::mutex sem_mu_;
   std::condition_variable sem_cv_;
@@ -616,6 +621,8 @@ class HipDevice final : public HwDevice {
   std::mutex free_mu_;
   std::condition_variable free_cv_;
   std::uint64_t free_seq_ = 0;
+
+  CallbackRelay relay_;  // last: destroyed first, while what its callbacks touch still exists
 };
 
 }  // namespace

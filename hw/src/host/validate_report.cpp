@@ -32,6 +32,7 @@ boost::json::object run_json(const ValidateRun& run) {
   sim["manifest_by_execution"] = int_array(run.sim.manifest_by_execution);
   sim["trial_manifest_rate"] = run.sim.trial_manifest_rate;
   sim["peak_bytes_in_use"] = run.sim.peak_bytes_in_use;
+  sim["host_ns_per_free"] = run.sim.host_ns_per_free;
   sim["completed"] = run.sim.completed;
   sim["available"] = run.sim.available;
   boost::json::object o;
@@ -51,6 +52,11 @@ boost::json::object run_json(const ValidateRun& run) {
   o["peak_bytes_in_use"] = run.peak_bytes_in_use;
   o["peak_bytes_in_use_min"] = run.peak_bytes_in_use_min;
   o["host_ns_per_free"] = run.host_ns_per_free;
+  o["instrument_ns_per_free"] = run.instrument_ns_per_free;
+  boost::json::object calls;
+  for (std::size_t i = 0; i < kHostCalls.size(); ++i)
+    calls[kHostCalls[i].name] = boost::json::object{{"calls", run.host_calls[i].calls}, {"ns", run.host_calls[i].ns}};
+  o["host_calls"] = std::move(calls);
   o["frees"] = run.frees;
   o["wall_ns"] = run.wall_ns;
   o["error"] = run.error;
@@ -86,13 +92,14 @@ std::string validate_markdown(const ValidateReport& r) {
         "seeds x executions); `diff`: hw - sim in percentage points. `sim latent`: latent races of the first "
         "seed.\n\n";
   md << "| policy | guard | trials | exec/trial | aliased | corrupted | stale | hw rate | sim rate | diff pp | "
-        "sim latent | peak in use hw | peak in use sim | host ns/free | wall ms | note |\n";
-  md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "sim latent | peak in use hw | peak in use sim | host ns/free hw | host ns/free sim | wall ms | note |\n";
+  md << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ValidateRun& run : r.runs) {
-    char hostns[32], wall[32], simrate[32], hwrate[32], diff[32];
+    char hostns[32], simhostns[32], wall[32], simrate[32], hwrate[32], diff[32];
     std::snprintf(hwrate, sizeof hwrate, "%.1f%%", 100.0 * run.corrupted_rate);
     std::snprintf(diff, sizeof diff, "%+.1f", rate_diff_pp(run));
     std::snprintf(hostns, sizeof hostns, "%.0f", run.host_ns_per_free);
+    std::snprintf(simhostns, sizeof simhostns, "%.0f", run.sim.host_ns_per_free);
     std::snprintf(wall, sizeof wall, "%.1f", run.wall_ns / 1e6);
     std::snprintf(simrate, sizeof simrate, "%.1f%%", 100.0 * run.sim.manifest_rate);
     std::string note = run.error;
@@ -105,7 +112,7 @@ std::string validate_markdown(const ValidateReport& r) {
     md << "| " << run.policy << " | " << run.guard << " | " << run.trials << " | " << run.executions << " | "
        << run.aliased << " | " << run.corrupted << " | " << run.stale_trials << " | " << hwrate << " | " << simrate
        << " | " << diff << " | " << run.sim.latent << " | " << run.peak_bytes_in_use << " | " << run.sim.peak_bytes_in_use << " | " << hostns << " | "
-       << wall << " | " << note << " |\n";
+       << simhostns << " | " << wall << " | " << note << " |\n";
   }
   return md.str();
 }

@@ -14,6 +14,7 @@ const char* sync_kind(std::uint64_t key) {
     case SyncKind::CallbackHandoff: return "handoff";
     case SyncKind::Semaphore: return "semaphore";
     case SyncKind::AllIdle: return "all-idle";
+    case SyncKind::CallbackDone: return "callback-done";
   }
   return "?";
 }

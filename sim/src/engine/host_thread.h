@@ -34,6 +34,13 @@ struct HostThread {
   TimeNs stall = 0;                                 // total blocked time
   TimeNs blocked[std::size_t(Cause::kCount)] = {};  // the same, by cause
 
+  // Host time in the plans of Release ops, from the plan's first step to its last, blocked time
+  // included: what the HIP backend times around the same plans (RunMeasures::host_release_ns).
+  bool in_release = false;
+  TimeNs release_start = 0;
+  TimeNs release_ns = 0;
+  std::uint64_t releases = 0;  // host releases (Device::note_host_release), the per-free divisor
+
   static Cause cause_of(const Step& step) {
     if (step.kind == Step::Kind::AcquireSemaphore) return Cause::Semaphore;
     if (step.kind == Step::Kind::WaitPoolFree) return Cause::Oom;

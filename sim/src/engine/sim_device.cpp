@@ -80,8 +80,8 @@ void SimDevice::dispatch(const QueuedEvent& e) {
     case kOpEnd:
       op_end(e.target);
       break;
-    case kHandoff:
-      handoff(e.target);
+    case kCallbackWake:
+      callback_wake();
       break;
     case kCallbackDone:
       callback_done();
@@ -110,9 +110,13 @@ StreamId SimDevice::callback_stream(StreamId source) {
   return id;
 }
 
-EventId SimDevice::create_event() { return streams_.create_event(); }
+EventId SimDevice::create_event() {
+  charge(config_.platform.event_create_ns);
+  return streams_.create_event();
+}
 
 void SimDevice::destroy_event(EventId e) {
+  charge(config_.platform.event_destroy_ns);
   if (!valid_event(e)) return warn("destroy of an invalid event ignored");
   streams_.destroy_event(e);
 }
@@ -249,6 +253,8 @@ RunMeasures SimDevice::measures() const {
   r.host_blocked_oom_ns = host_.blocked[std::size_t(Cause::Oom)];
   r.host_blocked_sync_ns = host_.blocked[std::size_t(Cause::Sync)];
   r.device_idle_ns = streams_.device_idle(last_time_);
+  r.host_release_ns = host_.release_ns;
+  r.releases = host_.releases;
   r.allocs = allocs_, r.frees = frees_, r.callbacks = callbacks_run_, r.ooms = ooms_,
   r.fallbacks = fallbacks_;
   r.warnings = warnings_;  // distinct already (warn)

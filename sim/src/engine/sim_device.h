@@ -92,7 +92,7 @@ class SimDevice final : public Device {
   void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override;
 
  private:
-  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpEnd, kHandoff, kCallbackDone };
+  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpEnd, kCallbackWake, kCallbackDone };
   enum class Agent : std::uint8_t { Host, Callback };
   using HostWait = HostThread::Wait;
 
@@ -112,8 +112,8 @@ class SimDevice final : public Device {
   void advance(StreamId s);
   void kick(StreamId s, TimeNs at);
   void op_end(StreamId s);
-  void handoff(StreamId s);
   void complete_record(std::uint64_t rec);
+  void callback_wake();
   void callback_try();
   void callback_done();
   bool all_idle() const { return streams_.all_idle() && cb_.idle(); }

@@ -21,6 +21,10 @@ void SimDevice::host_run() {
       now_ = host_.now;
     }
     if (host_.plan.empty()) {
+      if (host_.in_release) {
+        host_.release_ns += host_.now - host_.release_start;
+        host_.in_release = false;
+      }
       Plan plan;
       if (!interp_->next(plan)) {
         mem_.flush();
@@ -28,6 +32,11 @@ void SimDevice::host_run() {
         host_.done = true;
         host_.wait = HostWait::Done;
         return;
+      }
+      const HostOp* op = interp_->current_op();
+      if (op && op->kind == HostOpKind::Release) {
+        host_.in_release = true;
+        host_.release_start = host_.now;
       }
       host_.plan.append(std::move(plan));
       continue;

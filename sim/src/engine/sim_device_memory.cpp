@@ -89,6 +89,7 @@ void SimDevice::note_alloc(const BufferInfo& buf) {
 
 void SimDevice::note_host_release(const BufferInfo& buf) {
   const TimeNs t = agent_now();
+  ++host_.releases;
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;
   lifetime_.released(buf.chunk, t);
   emit([&](auto& o) { o.on_host_release(buf, t); });

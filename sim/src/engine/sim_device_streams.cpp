@@ -1,7 +1,8 @@
 // The sim backend's streams (state in stream_table.h) and callback thread (callback_thread.h):
 // how a stream's head op starts and ends over the event queue, how records complete and release
 // the streams and the host waiting on them, and how a callback marker hands its callback to the
-// single callback thread, which runs them FIFO.
+// single callback thread, which runs them FIFO (callback_thread.h: wake-up and back-to-back costs)
+// while the marker holds its stream.
 #include <algorithm>
 
 #include "sim_device.h"
@@ -71,12 +72,24 @@ void SimDevice::advance(StreamId s) {
         st.ops.pop_front();
         continue;
       }
-      case StreamOp::Kind::Marker:
+      case StreamOp::Kind::Marker: {
+        // The marker hands its callback to the callback thread and holds its stream until the
+        // callback returns: "the callback blocks later work in the stream" (CUDA
+        // cudaStreamAddCallback); callback_done pops it.
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
+        release(me, sync_key(SyncKind::CallbackHandoff, op.rec));
         st.busy = true;
         st.op_start = now_;
-        queue_.push(now_ + config_.platform.callback_latency_ns, kHandoff, s);
+        const bool asleep = cb_.asleep_at(now_);
+        cb_.queue.push_back(SimCallback{op.rec, s, std::move(op.fn), std::move(op.what)});
+        if (asleep) {
+          cb_.waking = true;
+          queue_.push(now_ + config_.platform.callback_latency_ns, kCallbackWake, 0);
+        } else {
+          callback_try();
+        }
         return;
+      }
     }
   }
   if (!st.busy && st.ops.empty()) check_host_wait();
@@ -96,19 +109,6 @@ void SimDevice::op_end(StreamId s) {
   advance(s);
 }
 
-void SimDevice::handoff(StreamId s) {
-  SimStream& st = streams_[s];
-  StreamOp& op = st.ops.front();
-  release(stream_agent(s), sync_key(SyncKind::CallbackHandoff, op.rec));
-  const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_};
-  emit([&](auto& o) { o.on_device_op(span); });
-  cb_.queue.push_back(SimCallback{op.rec, std::move(op.fn), std::move(op.what)});
-  st.ops.pop_front();
-  st.busy = false;
-  callback_try();
-  advance(s);
-}
-
 void SimDevice::complete_record(std::uint64_t rec) {
   streams_.set_done(rec);
   for (std::size_t t = 0; t < streams_.size(); ++t) {
@@ -120,13 +120,20 @@ void SimDevice::complete_record(std::uint64_t rec) {
 
 // ======================================================================= callback thread
 
+void SimDevice::callback_wake() {
+  cb_.waking = false;
+  callback_try();
+}
+
 void SimDevice::callback_try() {
-  if (cb_.busy || cb_.queue.empty()) return;
+  if (cb_.busy || cb_.waking || cb_.queue.empty()) return;
   SimCallback cb = std::move(cb_.queue.front());
   cb_.queue.pop_front();
   cb_.busy = true;
   cb_.start = now_;
   cb_.now = now_;
+  cb_.running_stream = cb.stream;
+  cb_.running_id = cb.id;
   acquire(kCallbackAgent, sync_key(SyncKind::CallbackHandoff, cb.id));
   current_ = Agent::Callback;
   if (cb.fn) cb.fn(*this);
@@ -139,7 +146,20 @@ void SimDevice::callback_try() {
 
 void SimDevice::callback_done() {
   cb_.busy = false;
+  cb_.last_done = now_;
   emit([&](auto& o) { o.on_callback_run(cb_.start, now_, cb_.running); });
+  // The callback has returned: its marker leaves the stream, and what the stream runs next is
+  // ordered after the callback's body.
+  const StreamId s = cb_.running_stream;
+  SimStream& st = streams_[s];
+  const StreamOp& marker = st.ops.front();
+  release(kCallbackAgent, sync_key(SyncKind::CallbackDone, cb_.running_id));
+  acquire(stream_agent(s), sync_key(SyncKind::CallbackDone, cb_.running_id));
+  const DeviceOpSpan span{marker.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_};
+  emit([&](auto& o) { o.on_device_op(span); });
+  st.ops.pop_front();
+  st.busy = false;
+  advance(s);
   callback_try();
   if (!cb_.busy) check_host_wait();
 }

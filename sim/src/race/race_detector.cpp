@@ -233,10 +233,13 @@ void RaceDetector::on_stream_created(StreamId s, std::string_view name) {
 }
 
 static_assert(std::uint8_t(SyncKind::EnqueuedOp) == 0, "vector_clock.h SyncObjects assumes EnqueuedOp == 0");
+static_assert(std::uint8_t(SyncKind::Event) == 1 && std::uint8_t(SyncKind::CallbackHandoff) == 3 &&
+                  std::uint8_t(SyncKind::CallbackDone) == 6,
+              "sync_objects.h keeps these kinds by id under these numbers");
 
 static bool one_shot(std::uint64_t key) {
   auto kind = SyncKind(key >> 56);
-  return kind == SyncKind::EnqueuedOp || kind == SyncKind::CallbackHandoff;
+  return kind == SyncKind::EnqueuedOp || kind == SyncKind::CallbackHandoff || kind == SyncKind::CallbackDone;
 }
 static std::int64_t sync_id(std::uint64_t key) { return std::int64_t(key & ((std::uint64_t(1) << 56) - 1)); }
 

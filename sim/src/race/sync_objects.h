@@ -95,9 +95,9 @@ class SyncObjects {
   static constexpr std::uint64_t kMaxWindow = std::uint64_t(1) << 24;  // ids further ahead go to the map
   static std::uint8_t kind_of(std::uint64_t key) { return std::uint8_t(key >> 56); }
 
-  // Event records and callback hand-offs are numbered by the engine's record counter (dense,
-  // increasing), so they are kept by id as well; an event record may be acquired many times.
-  static constexpr std::uint8_t kEvent = 1, kCallbackHandoff = 3;  // SyncKind (observer.h)
+  // Event records, callback hand-offs and callback returns are numbered by the engine's counters
+  // (dense, increasing), so they are kept by id as well; an event record may be acquired many times.
+  static constexpr std::uint8_t kEvent = 1, kCallbackHandoff = 3, kCallbackDone = 6;  // SyncKind (observer.h)
   static constexpr std::uint64_t kMaxDenseId = std::uint64_t(1) << 26;  // larger ids go to the map
 
   struct Pending {  // an object released once: the releaser's clock = snapshot + own component
@@ -114,7 +114,12 @@ class SyncObjects {
   };
 
   std::vector<Pending>* dense_table(std::uint8_t kind) {
-    return kind == kEvent ? &events_ : kind == kCallbackHandoff ? &handoffs_ : nullptr;
+    switch (kind) {
+      case kEvent: return &events_;
+      case kCallbackHandoff: return &handoffs_;
+      case kCallbackDone: return &callback_dones_;
+      default: return nullptr;
+    }
   }
 
   // The enqueued op `id`'s entry for its release (nullptr: outside the ring's window, use the map).
@@ -195,7 +200,7 @@ class SyncObjects {
   std::size_t head_ = 0;       // ring index of base_
   std::size_t size_ = 0;
   std::uint64_t base_ = 0;
-  std::vector<Pending> events_, handoffs_;                   // by record id
+  std::vector<Pending> events_, handoffs_, callback_dones_;  // by record / callback id
   std::vector<Snapshot> snapshots_;                          // by releaser
   std::vector<std::uint32_t> refs_;                          // by pool slot: pending objects + latest
   std::vector<std::uint32_t> last_joined_;  // [acquirer * stride_ + releaser] -> snapshot seq joined

@@ -7,6 +7,7 @@
 // inside the HIP callback). A recursive mutex serialises backend state between the two.
 // Every blocking wait is bounded by `wait_timeout_ns` and ends in HwError, never a hang.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "allocsim/core/device.h"
 #include "allocsim/core/platform.h"
 #include "allocsim/core/scenario.h"
+#include "allocsim/hw/host_calls.h"
 
 namespace allocsim::hw {
 
@@ -46,7 +48,12 @@ struct TrialStats {
   std::vector<std::uint64_t> foreign_by_alloc;  // corrupted words per reading allocation (BufferId)
   std::uint64_t peak_bytes_in_use = 0;
   std::uint64_t releases = 0;
-  TimeNs release_host_ns = 0;  // host time spent executing release plans
+  // Host time spent executing release plans, less the validation's own instrumentation inside them
+  // (release_instrument_ns: the stream queries that mark freed bytes still in use, which no real
+  // allocator makes); release_calls splits it by backend call.
+  TimeNs release_host_ns = 0;
+  TimeNs release_instrument_ns = 0;
+  std::array<CallTime, std::size_t(HostCall::kCount)> release_calls{};
   TimeNs wall_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
 };

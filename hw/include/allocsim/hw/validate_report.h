@@ -4,9 +4,14 @@
 // validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform", "runs": [
 //   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
 //    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
-//    "peak_bytes_in_use_min", "host_ns_per_free", "frees", "wall_ns", "error", "rate_diff_pp",
+//    "peak_bytes_in_use_min", "host_ns_per_free", "instrument_ns_per_free",
+//    "host_calls": {<kHostCalls name>: {"calls", "ns"}}, "frees", "wall_ns", "error", "rate_diff_pp",
 //    "sim": {"runs", "latent", "manifest", "manifest_executions", "manifest_rate",
-//            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "completed", "available"}}]}
+//            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "host_ns_per_free",
+//            "completed", "available"}}]}
+// Host cost per free: the host time of release plans over the releases, median over trials
+// (hardware, less the validation's own instrumentation) or over seeds (simulator);
+// `host_calls` splits the hardware's by backend call (host_calls.h), summed over all trials.
 // `aliased` / `corrupted` count TRIALS (a trial aliased if some allocation got bytes another
 // allocation of the same trial had held; corrupted if a read saw a FOREIGN word: another
 // allocation's pattern or another allocation's zeroing). Reads that saw an older version of their
@@ -20,6 +25,7 @@
 #include <vector>
 
 #include "allocsim/core/platform.h"
+#include "allocsim/hw/host_calls.h"
 
 namespace allocsim::hw {
 
@@ -32,6 +38,7 @@ struct SimPrediction {
   double manifest_rate = 0;    // manifest_executions / (runs x executions)
   double trial_manifest_rate = 0;  // fraction of simulated runs with >= 1 manifest corruption
   std::uint64_t peak_bytes_in_use = 0;
+  double host_ns_per_free = 0;  // median over seeds of host_release_ns / releases
   bool completed = true;
   bool available = true;  // false: the simulator could not be run (message in error)
 };
@@ -51,6 +58,8 @@ struct ValidateRun {
   std::uint64_t peak_bytes_in_use = 0;  // pool bytes in use, max over trials
   std::uint64_t peak_bytes_in_use_min = 0;  // ... min over trials (equal to max: deterministic)
   double host_ns_per_free = 0;          // median over trials of (host ns in release plans / releases)
+  double instrument_ns_per_free = 0;    // the instrumentation left out of it, same median
+  std::array<CallTime, std::size_t(HostCall::kCount)> host_calls{};  // release plans' calls, all trials
   std::uint64_t frees = 0;              // releases per trial
   std::int64_t wall_ns = 0;             // all trials together
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)

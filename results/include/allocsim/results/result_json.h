@@ -9,8 +9,8 @@
 //   memory  {peak_bytes_in_use, peak_live_bytes, peak_pending_bytes, peak_pool_bytes,
 //            peak_in_use_time_ns, peak_live_time_ns, peak_pending_time_ns, peak_pool_time_ns}
 //   time    {makespan_ns, host_stall_ns, host_blocked_policy_ns, host_blocked_semaphore_ns,
-//            host_blocked_oom_ns, host_blocked_sync_ns, device_idle_ns}
-//   counts  {allocs, frees, callbacks, ooms, fallbacks}
+//            host_blocked_oom_ns, host_blocked_sync_ns, device_idle_ns, host_release_ns}
+//   counts  {allocs, frees, callbacks, ooms, fallbacks, releases}
 //   reference {max_memory_allocated, max_memory_reserved}   (PyTorch traces' own figures; 0 = none)
 //   warnings [string], findings [{kind, range{begin,bytes}, first{...}, second{...}, action_between}]
 #pragma once

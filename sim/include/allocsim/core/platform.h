@@ -23,6 +23,8 @@ struct PlatformProfile {
   TimeNs event_record_ns = 180;
   TimeNs event_query_ns = 1300;
   TimeNs stream_wait_ns = 160;
+  TimeNs event_create_ns = 250;
+  TimeNs event_destroy_ns = 260;
   TimeNs callback_enqueue_ns = 800;
   TimeNs callback_latency_ns = 11000;
   TimeNs callback_run_ns = 1000;
@@ -45,7 +47,7 @@ struct PlatformField {
   const char* description;
 };
 
-inline constexpr std::array<PlatformField, 11> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 13> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy"},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -54,12 +56,16 @@ inline constexpr std::array<PlatformField, 11> kPlatformFields = {{
      "host time of an event query"},
     {"stream_wait_ns", &PlatformProfile::stream_wait_ns, nullptr,
      "host time to enqueue a stream wait"},
+    {"event_create_ns", &PlatformProfile::event_create_ns, nullptr,
+     "host time of an event create"},
+    {"event_destroy_ns", &PlatformProfile::event_destroy_ns, nullptr,
+     "host time of an event destroy"},
     {"callback_enqueue_ns", &PlatformProfile::callback_enqueue_ns, nullptr,
      "host time of hipStreamAddCallback"},
     {"callback_latency_ns", &PlatformProfile::callback_latency_ns, nullptr,
-     "marker reached on the device -> the callback runs on the callback thread"},
+     "marker reached while the callback thread sleeps -> its callback starts (the thread's wake-up)"},
     {"callback_run_ns", &PlatformProfile::callback_run_ns, nullptr,
-     "callback thread busy time per callback (the host function)"},
+     "callback thread time per callback: the host function, and the hand-off to the next one queued"},
     {"host_alloc_ns", &PlatformProfile::host_alloc_ns, nullptr,
      "host time of a pool allocation (BFC under its lock)"},
     {"host_free_ns", &PlatformProfile::host_free_ns, nullptr,

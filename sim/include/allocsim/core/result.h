@@ -98,6 +98,11 @@ struct RunMeasures {
   TimeNs host_blocked_policy_ns = 0, host_blocked_semaphore_ns = 0, host_blocked_oom_ns = 0,
          host_blocked_sync_ns = 0;
   TimeNs device_idle_ns = 0;  // time within the makespan when no stream ran a device op
+  // Host time spent in the plans of Release ops (policy and guard work, their backend calls and
+  // waits), and the host releases it is spread over: host_release_ns / releases is a policy's host
+  // cost per free, measured the same way on the HIP backend (results/hw/h200/validate.md).
+  TimeNs host_release_ns = 0;
+  std::uint64_t releases = 0;
 
   std::uint64_t allocs = 0, frees = 0, callbacks = 0, ooms = 0, fallbacks = 0;
   std::vector<std::string> warnings;  // distinct warnings (e.g. fallback reasons), in first-seen order
