@@ -1,5 +1,5 @@
 // allocsim-hw: run allocsim's host programs and policies on a real GPU through HIP.
-//   allocsim-hw calibrate --out FILE            measure the platform profile of this GPU
+//   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...]
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
@@ -16,6 +16,7 @@
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/resolve.h"
+#include "calibrate_host_calls.h"
 #include "validate_runner.h"
 
 namespace {
@@ -41,11 +42,23 @@ std::string join_args(int argc, char** argv) {
   return s;
 }
 
-/// Writes the profile to `out_path` and prints each field with its meaning, then the extra
-/// measurements that are not profile fields.
-int cmd_calibrate(const std::string& out_path, int iterations) {
+/// The workload the host-call costs are measured in: a built-in scenario that validation does not
+/// run, so the validated scenarios test the profile rather than fit it.
+constexpr const char* kCalibrationWorkload = "training-churn";
+
+/// Measures the device-side costs, then the host-side ones inside the calibration workload; writes
+/// the profile to `out_path` once every field is measured and prints each with its meaning.
+int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   hw::CalibrationOutput c = hw::calibrate_device(iterations);
+  RunConfig workload_run;
+  workload_run.scenario = kCalibrationWorkload;
+  const hw::HostCallCalibration host = hw::calibrate_host_calls(c.profile, load_for_run(workload_run), trials);
+  for (const PlatformField& f : kPlatformFields)
+    if (!(platform_value(c.profile, f) >= 0))
+      throw hw::HwError(std::string("calibrate: no valid measurement of ") + f.name);
   save_platform_file(out_path, c.profile);
+  std::cout << "host calls measured in: " << host.workload << "\n";
+  for (const auto& [name, count] : host.counts) std::cout << "  " << name << ": mean of " << count << "\n";
   std::cout << "device: " << c.device << "\n";
   for (const PlatformField& f : kPlatformFields)
     std::cout << f.name << " = " << platform_value(c.profile, f) << "  (" << f.description << ")\n";
@@ -96,7 +109,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   auto* cal = app.add_subcommand("calibrate", "measure this GPU's platform profile");
   cal->add_option("--out", out, "platform profile JSON to write")->required();
-  cal->add_option("--iterations", iterations, "samples per measurement");
+  cal->add_option("--iterations", iterations, "samples per device-side measurement");
+  int calibration_trials = 2;
+  cal->add_option("--trials", calibration_trials, "trials of the calibration workload per policy (host-call costs)")
+      ->check(CLI::Range(1, 1000));
   auto* val = app.add_subcommand("validate", "run policies x guards on the GPU next to the simulator");
   val->add_option("scenario", scenario, "built-in scenario name or YAML file")->required();
   val->add_option("--policies", policies, "comma list or all");
@@ -119,7 +135,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    if (*cal) return cmd_calibrate(out, iterations);
+    if (*cal) return cmd_calibrate(out, iterations, calibration_trials);
     if (*sum) {
       write_file_atomically(session + "/validate.md", hw::validate_summary_markdown(session));
       std::cerr << "wrote " << session << "/validate.md\n";

@@ -23,7 +23,8 @@ double upper_median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-/// One trial: a fresh policy/guard/interpreter over the device; release plans timed.
+}  // namespace
+
 TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::string& policy_name,
                      const std::string& guard_name, const Params& params, std::uint64_t seed) {
   auto policy = make_policy(policy_name, params);
@@ -43,8 +44,6 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
   interp.finish();
   return device.end_trial();
 }
-
-}  // namespace
 
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
                                  const ValidateConfig& config) {

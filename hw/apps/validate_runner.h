@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "allocsim/core/scenario.h"
+#include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/validate_report.h"
 
 namespace allocsim::hw {
@@ -16,6 +17,10 @@ struct ValidateConfig {
   PlatformProfile platform;
   bool quiet = false;
 };
+
+/// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.
+TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::string& policy_name,
+                     const std::string& guard_name, const Params& params, std::uint64_t seed);
 
 /// One combination on hardware (fresh device per combination) plus its simulator prediction.
 /// Throws HwError for HIP/device failures; a timed-out wait is recorded in the run's `error`.

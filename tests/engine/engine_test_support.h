@@ -138,6 +138,7 @@ inline PlatformProfile round_platform() {
   p.callback_run_ns = 50;
   p.host_alloc_ns = 0;
   p.host_free_ns = 0;
+  p.release_bookkeeping_ns = 0;
   p.sync_wakeup_ns = 0;
   return p;
 }

@@ -44,23 +44,27 @@ struct PoolState {
 };
 
 class HipDevice final : public HwDevice {
-  /// Times one backend call the host thread makes inside a release plan (TrialStats::release_calls).
-  /// A call made inside another timed call (the event queries of a wait) counts as the outer one;
-  /// the instrumentation inside a call is not the call's.
+  /// Times one backend call of the host thread (TrialStats::calls, and release_calls inside a
+  /// release plan). A call made inside another timed call (the event queries of a wait) counts as
+  /// the outer one; the instrumentation inside a call is not the call's.
   class CallTimer {
    public:
-    CallTimer(HipDevice& d, HostCall c) : d_(d), c_(c), on_(d.timing_here() && !d.in_call_) {
+    CallTimer(HipDevice& d, HostCall c) : d_(d), c_(c), on_(d.on_host_thread() && !d.in_call_) {
       if (!on_) return;
       d_.in_call_ = true;
-      instrument_at_start_ = d_.stats_.release_instrument_ns;
+      instrument_at_start_ = d_.stats_.instrument_ns;
       t0_ = Clock::now();
     }
     ~CallTimer() {
       if (!on_) return;
-      const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
-      CallTime& c = d_.stats_.release_calls[std::size_t(c_)];
-      ++c.calls;
-      c.ns += ns - (d_.stats_.release_instrument_ns - instrument_at_start_);
+      const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count() -
+                        (d_.stats_.instrument_ns - instrument_at_start_);
+      for (auto* table : {&d_.stats_.calls, d_.release_start_ >= 0 ? &d_.stats_.release_calls : nullptr}) {
+        if (!table) continue;
+        CallTime& c = (*table)[std::size_t(c_)];
+        ++c.calls;
+        c.ns += ns;
+      }
       d_.in_call_ = false;
     }
     CallTimer(const CallTimer&) = delete;
@@ -280,6 +284,7 @@ class HipDevice final : public HwDevice {
   }
 
   std::optional<Chunk> pool_allocate(PoolId pool, std::uint64_t bytes) override {
+    CallTimer timed(*this, HostCall::PoolAllocate);
     std::lock_guard<std::recursive_mutex> lk(state_mu_);
     PoolState& p = pool_state(pool);
     DevicePool* dp = bfc_pools_->get(pool);
@@ -292,8 +297,11 @@ class HipDevice final : public HwDevice {
       return std::nullopt;
     }
     Chunk c{pool, *a, dp->bfc().chunk_size(*a)};
-    for (const HotRange& h : p.hot)
-      if (h.begin < c.addr + c.bytes && c.addr < h.end) pending_alias_[pool] = std::make_pair(c.addr, h.owner);
+    instrumented([&] {  // does the chunk reuse bytes still in use on the GPU?
+      for (const HotRange& h : p.hot)
+        if (h.begin < c.addr + c.bytes && c.addr < h.end) pending_alias_[pool] = std::make_pair(c.addr, h.owner);
+      return true;
+    });
     return c;
   }
   void pool_free(const Chunk& chunk, BufferId buffer) override {
@@ -491,16 +499,17 @@ class HipDevice final : public HwDevice {
     return allocation_tag(serial);
   }
 
-  /// The host thread is inside a release plan: its calls are timed.
-  bool timing_here() const { return std::this_thread::get_id() == host_thread_ && release_start_ >= 0; }
-  /// Runs the validation's own instrumentation `f` (a check); inside a release plan its time is
-  /// kept apart (TrialStats::release_instrument_ns), not charged to the policy.
+  bool on_host_thread() const { return std::this_thread::get_id() == host_thread_; }
+  /// Runs the validation's own instrumentation `f` (a check); on the host thread its time is kept
+  /// apart (TrialStats::instrument_ns, release_instrument_ns), not charged to a call or policy.
   template <class F>
   bool instrumented(F&& f) {
-    if (!timing_here()) return f();
+    if (!on_host_thread()) return f();
     const auto t = Clock::now();
     const bool result = f();
-    stats_.release_instrument_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+    const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+    stats_.instrument_ns += ns;
+    if (release_start_ >= 0) stats_.release_instrument_ns += ns;
     return result;
   }
 

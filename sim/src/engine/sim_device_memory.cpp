@@ -88,6 +88,7 @@ void SimDevice::note_alloc(const BufferInfo& buf) {
 }
 
 void SimDevice::note_host_release(const BufferInfo& buf) {
+  charge(config_.platform.release_bookkeeping_ns);
   const TimeNs t = agent_now();
   ++host_.releases;
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;

@@ -1,6 +1,8 @@
-// The backend calls the HIP backend times inside release plans (TrialStats::release_calls), each
-// named beside the platform-profile field the simulator charges for it. One table, read by the
-// backend (hip_device.hip), validate.json's writer and the session summary.
+// The backend calls the HIP backend times on the host thread (TrialStats::calls, and
+// release_calls inside release plans), each named beside the platform-profile field the simulator
+// charges for it. One table, read by the backend (hip_device.hip), calibration (which sets those
+// fields from the calls' mean cost on a calibration workload), validate.json's writer and the
+// session summary.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -10,13 +12,12 @@
 
 namespace allocsim::hw {
 
-/// The backend calls the host thread makes inside release plans, timed one by one (issue 15,
-/// point 5): each beside the platform-profile field the simulator charges for it, so the summary
-/// can set what a call costs under load against what calibration measured on an idle GPU.
-/// `wait` (blocking waits: an event, a stream, the device, a free, the semaphore) has no field: the
-/// simulator charges a wait its length.
+/// The backend calls the host thread makes, timed one by one (issue 15, point 5), each beside the
+/// platform-profile field the simulator charges for it. `wait` (blocking waits: an event, a stream,
+/// the device, a free, the semaphore) has no field: the simulator charges a wait its length.
 enum class HostCall : std::uint8_t {
-  EventCreate, EventDestroy, EventRecord, StreamWait, EventQuery, CallbackEnqueue, PoolFree, Launch, Wait, kCount
+  EventCreate, EventDestroy, EventRecord, StreamWait, EventQuery, CallbackEnqueue, PoolAllocate, PoolFree, Launch,
+  Wait, kCount
 };
 struct HostCallInfo {
   const char* name;
@@ -29,6 +30,7 @@ inline constexpr std::array<HostCallInfo, std::size_t(HostCall::kCount)> kHostCa
     {"stream_wait", "stream_wait_ns"},
     {"event_query", "event_query_ns"},
     {"callback_enqueue", "callback_enqueue_ns"},
+    {"pool_allocate", "host_alloc_ns"},
     {"pool_free", "host_free_ns"},
     {"launch", "launch_overhead_ns"},
     {"wait", ""},

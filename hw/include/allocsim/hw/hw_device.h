@@ -50,10 +50,14 @@ struct TrialStats {
   std::uint64_t releases = 0;
   // Host time spent executing release plans, less the validation's own instrumentation inside them
   // (release_instrument_ns: the stream queries that mark freed bytes still in use, which no real
-  // allocator makes); release_calls splits it by backend call.
+  // allocator makes); release_calls splits it by backend call, the rest is the release's own
+  // bookkeeping. `calls`: every timed call of the host thread in the trial, inside a release plan
+  // or not (instrumentation left out likewise; instrument_ns is all of it).
   TimeNs release_host_ns = 0;
   TimeNs release_instrument_ns = 0;
+  TimeNs instrument_ns = 0;
   std::array<CallTime, std::size_t(HostCall::kCount)> release_calls{};
+  std::array<CallTime, std::size_t(HostCall::kCount)> calls{};
   TimeNs wall_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
 };

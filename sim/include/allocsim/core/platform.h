@@ -30,6 +30,7 @@ struct PlatformProfile {
   TimeNs callback_run_ns = 1000;
   TimeNs host_alloc_ns = 200;
   TimeNs host_free_ns = 100;
+  TimeNs release_bookkeeping_ns = 1300;
   TimeNs sync_wakeup_ns = 5000;
   double spin_ns_per_cycle = 0.512;
 };
@@ -47,7 +48,7 @@ struct PlatformField {
   const char* description;
 };
 
-inline constexpr std::array<PlatformField, 13> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 14> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy"},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -70,6 +71,8 @@ inline constexpr std::array<PlatformField, 13> kPlatformFields = {{
      "host time of a pool allocation (BFC under its lock)"},
     {"host_free_ns", &PlatformProfile::host_free_ns, nullptr,
      "host time of a pool free"},
+    {"release_bookkeeping_ns", &PlatformProfile::release_bookkeeping_ns, nullptr,
+     "host time of a release besides the backend calls it makes: the runtime's bookkeeping of the buffer"},
     {"sync_wakeup_ns", &PlatformProfile::sync_wakeup_ns, nullptr,
      "host wake-up after a blocking synchronize completes"},
     {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,

@@ -1,0 +1,28 @@
+// The host-side costs of the platform profile, measured where the simulator spends them: inside a
+// running program on the GPU. Calibration runs a calibration workload (a scenario validation does
+// not use) through the HIP backend under every policy, and sets each host-call field of the
+// profile (host_calls.h: launch, event create/destroy/record/query, stream wait, callback enqueue,
+// pool alloc/free) to that call's mean host time there, under load, and release_bookkeeping_ns to
+// a release's host time besides its calls. Device-side costs (spin rate, callback wake-up and
+// back-to-back cost, synchronize wake-up) come from calibrate.hip's micro-benchmarks.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocsim/core/platform.h"
+#include "allocsim/core/scenario.h"
+
+namespace allocsim::hw {
+
+struct HostCallCalibration {
+  std::string workload;  // the scenario, policies and trials it ran
+  std::vector<std::pair<std::string, double>> counts;  // per field: how many calls its mean is over
+};
+
+/// Runs `workload` `trials` times under each registered policy (guard `none`) with `profile`'s spin
+/// rate, then sets the host-call fields and release_bookkeeping_ns of `profile` to their means.
+/// Throws HwError when a field had no call to measure.
+HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenario& workload, int trials);
+
+}  // namespace allocsim::hw
