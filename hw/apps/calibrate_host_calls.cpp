@@ -13,7 +13,8 @@
 namespace allocsim::hw {
 
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenario& workload, int trials) {
-  std::array<CallTime, std::size_t(HostCall::kCount)> calls{}, release_calls{};
+  std::array<CallTime, std::size_t(HostCall::kCount)> release_calls{};
+  std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> samples{};
   TimeNs release_ns = 0;
   std::uint64_t releases = 0;
   HostCallCalibration out;
@@ -28,9 +29,8 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenari
     for (int t = 0; t < trials; ++t) {
       const TrialStats s =
           run_trial(*device, workload, policy.name, "none", workload.params, seeds::nth(workload.seed, std::uint64_t(t)));
-      for (std::size_t i = 0; i < calls.size(); ++i) {
-        calls[i].calls += s.calls[i].calls;
-        calls[i].ns += s.calls[i].ns;
+      for (std::size_t i = 0; i < samples.size(); ++i) {
+        samples[i].insert(samples[i].end(), s.call_samples[i].begin(), s.call_samples[i].end());
         release_calls[i].calls += s.release_calls[i].calls;
         release_calls[i].ns += s.release_calls[i].ns;
       }
@@ -38,15 +38,17 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenari
       releases += s.releases;
     }
   }
-  for (std::size_t i = 0; i < calls.size(); ++i) {
+  for (std::size_t i = 0; i < samples.size(); ++i) {
     const PlatformField* f = find_platform_field(kHostCalls[i].platform_field);
     if (!f) continue;  // a wait: charged its length, no field
-    if (calls[i].calls == 0)
-      throw HwError(std::string("calibrate: the workload made no ") + kHostCalls[i].name + " call to measure");
-    (void)set_platform_field(profile, *f, double(calls[i].ns) / double(calls[i].calls));
-    out.counts.emplace_back(f->name, double(calls[i].calls));
+    std::vector<std::uint32_t>& v = samples[i];
+    if (v.empty()) throw HwError(std::string("calibrate: the workload made no ") + kHostCalls[i].name + " call to measure");
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    (void)set_platform_field(profile, *f, double(v[v.size() / 2]));
+    out.counts.emplace_back(f->name, double(v.size()));
   }
-  // A release's own bookkeeping: its plan's host time less every call made inside it (waits too).
+  // A release's own bookkeeping: its plan's host time less every call made inside it (waits too),
+  // a mean over the releases (it has no single call to take a median of).
   TimeNs in_calls = 0;
   for (const CallTime& c : release_calls) in_calls += c.ns;
   if (releases == 0) throw HwError("calibrate: the workload released nothing");

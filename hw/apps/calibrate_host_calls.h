@@ -2,8 +2,8 @@
 // running program on the GPU. Calibration runs a calibration workload (a scenario validation does
 // not use) through the HIP backend under every policy, and sets each host-call field of the
 // profile (host_calls.h: launch, event create/destroy/record/query, stream wait, callback enqueue,
-// pool alloc/free) to that call's mean host time there, under load, and release_bookkeeping_ns to
-// a release's host time besides its calls. Device-side costs (spin rate, callback wake-up and
+// pool alloc/free) to that call's median host time there, under load, and release_bookkeeping_ns
+// to a release's mean host time besides its calls. Device-side costs (spin rate, callback wake-up and
 // back-to-back cost, synchronize wake-up) come from calibrate.hip's micro-benchmarks.
 #pragma once
 #include <string>
@@ -17,11 +17,11 @@ namespace allocsim::hw {
 
 struct HostCallCalibration {
   std::string workload;  // the scenario, policies and trials it ran
-  std::vector<std::pair<std::string, double>> counts;  // per field: how many calls its mean is over
+  std::vector<std::pair<std::string, double>> counts;  // per field: how many calls it is measured over
 };
 
 /// Runs `workload` `trials` times under each registered policy (guard `none`) with `profile`'s spin
-/// rate, then sets the host-call fields and release_bookkeeping_ns of `profile` to their means.
+/// rate, then sets the host-call fields of `profile` to their medians and release_bookkeeping_ns.
 /// Throws HwError when a field had no call to measure.
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenario& workload, int trials);
 

@@ -59,6 +59,7 @@ class HipDevice final : public HwDevice {
       if (!on_) return;
       const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count() -
                         (d_.stats_.instrument_ns - instrument_at_start_);
+      d_.stats_.call_samples[std::size_t(c_)].push_back(std::uint32_t(std::clamp<TimeNs>(ns, 0, 0xffffffff)));
       for (auto* table : {&d_.stats_.calls, d_.release_start_ >= 0 ? &d_.stats_.release_calls : nullptr}) {
         if (!table) continue;
         CallTime& c = (*table)[std::size_t(c_)];

@@ -316,8 +316,8 @@ std::string validate_summary_markdown(const std::string& dir) {
   }
   o << "\n## Backend calls in release plans on the hardware\n\n"
     << "Every call the host made inside a release plan, over all combinations and trials: how often per free, "
-       "its mean host time under load, and the platform-profile field the simulator charges for it (measured "
-       "by calibration on an idle GPU). Waits are charged their length in the simulator.\n\n"
+       "its mean host time here, and the platform-profile field the simulator charges for it (calibration's "
+       "median of that call inside its own workload). Waits are charged their length in the simulator.\n\n"
     << "| call | calls per free | hw mean (ns) | profile field | profile (ns) | hw ÷ profile |\n"
        "|---|---|---|---|---|---|\n";
   for (std::size_t i = 0; i < calls.size(); ++i) {

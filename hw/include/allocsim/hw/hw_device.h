@@ -58,6 +58,9 @@ struct TrialStats {
   TimeNs instrument_ns = 0;
   std::array<CallTime, std::size_t(HostCall::kCount)> release_calls{};
   std::array<CallTime, std::size_t(HostCall::kCount)> calls{};
+  // Each call's own time, in ns (capped at 2^32 - 1), by kind: calibration takes the median, as a
+  // mean would carry the rare call that blocks on a full launch queue into every call's cost.
+  std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> call_samples{};
   TimeNs wall_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
 };
