@@ -84,3 +84,33 @@ TEST_CASE("a session folder without validate.json is refused", "[hw][summary]") 
   fs::remove_all(empty);
   CHECK_THROWS(hw::validate_summary_markdown(empty.string()));  // and a folder that does not exist
 }
+
+TEST_CASE("summary: peaks outside the hardware's range and host costs beyond 25% are named from the data",
+          "[hw][summary]") {
+  const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_cost." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  hw::ValidateReport rep;
+  rep.device = "test GPU";
+  rep.scenario = "toy";
+  rep.semaphore = 2;
+  hw::ValidateRun inside = run("deferred-callback", "none", 0, 0, 0), outside = run("host-sync", "none", 0, 0, 0);
+  inside.peak_bytes_in_use_min = 1 << 20;
+  inside.peak_bytes_in_use = 3 << 20;
+  inside.sim.peak_bytes_in_use = 2 << 20;  // within the trials' 1-3 MiB
+  outside.sim.peak_bytes_in_use = 5 << 20;
+  inside.host_ns_per_free = 2000;
+  inside.sim.host_ns_per_free = 2400;  // +20%: agrees
+  outside.host_ns_per_free = 2000;
+  outside.sim.host_ns_per_free = 1400;  // -30%: does not
+  rep.runs = {inside, outside};
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
+  const std::string md = hw::validate_summary_markdown(dir.string());
+  CHECK(md.find("0 of 2 combinations have the same peak on both") != std::string::npos);
+  CHECK(md.find("| 5.00 (outside) |") != std::string::npos);
+  CHECK(md.find("1 of these 2 lie within the hardware's range over its trials; 1 lie outside it.") != std::string::npos);
+  CHECK(md.find("| deferred-callback | 1 | 2.00 | 2.00–2.00 | 2.40 | +20% |") != std::string::npos);
+  CHECK(md.find("| host-sync | 1 | 2.00 | 2.00–2.00 | 1.40 | **-30%** |") != std::string::npos);
+  CHECK(md.find("1 of 2 policies agree within 25%: `deferred-callback`. Outside it: `host-sync`.") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}

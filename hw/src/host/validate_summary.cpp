@@ -249,9 +249,15 @@ std::string validate_summary_markdown(const std::string& dir) {
     << " vary from trial to trial on the hardware.";
   if (!differ.empty()) {
     o << " The others (MiB):\n\n| scenario | semaphore | policy + guard | hw min–max | sim |\n|---|---|---|---|---|\n";
-    for (const Run* r : differ)
+    std::size_t inside = 0;
+    for (const Run* r : differ) {
+      const bool in_range = r->peak_sim >= r->peak_hw_min && r->peak_sim <= r->peak_hw;
+      inside += in_range;
       o << "| " << r->scenario << " | " << r->semaphore << " | " << r->combo() << " | " << mib(r->peak_hw_min)
-        << "–" << mib(r->peak_hw) << " | " << mib(r->peak_sim) << " |\n";
+        << "–" << mib(r->peak_hw) << " | " << mib(r->peak_sim) << (in_range ? "" : " (outside)") << " |\n";
+    }
+    o << "\n" << inside << " of these " << differ.size()
+      << " lie within the hardware's range over its trials; " << differ.size() - inside << " lie outside it.\n";
   } else {
     o << "\n";
   }
