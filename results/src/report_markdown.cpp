@@ -6,6 +6,7 @@
 #include "allocsim/core/seeds.h"
 #include "allocsim/results/report.h"
 #include "report_format.h"
+#include "report_guard_cap.h"
 #include "report_model.h"
 
 namespace allocsim::results {
@@ -282,6 +283,47 @@ std::string growth_bound(const ScenarioModel& m, const Verdict& v) {
   return os.str();
 }
 
+/// "a", "a and b", "a, b and c".
+std::string and_list(const std::vector<std::string>& parts) {
+  if (parts.size() < 2) return join(parts, "");
+  return join(std::vector<std::string>(parts.begin(), parts.end() - 1), ", ") + " and " + parts.back();
+}
+
+/// "lo–hi" in `unit`, or one number when both print the same.
+std::string range_text(double lo, double hi, double unit, int decimals) {
+  const std::string a = fixed(lo / unit, decimals), b = fixed(hi / unit, decimals);
+  return a == b ? a : a + "–" + b;
+}
+
+/// The sentence on which guards cap the deferring policies' growth and the host blocking that
+/// explains it (report_guard_cap.h), or "" when no guard does.
+std::string guard_cap_sentence(const ScenarioModel& m) {
+  const GuardCaps caps = guard_caps(m);
+  if (caps.caps.empty()) return {};
+  std::vector<std::string> policies;
+  for (const auto& p : caps.deferring) policies.push_back(code(p));
+  const bool one = policies.size() == 1;
+  std::ostringstream os;
+  os << and_list(policies) << (one ? " defers" : " defer") << " frees (with " << code(kNoGuard)
+     << (one ? " its" : " their") << " peak in-use is larger at semaphore " << caps.sem << " than at "
+     << caps.low_sem << ") and " << (one ? "reaches " : "reach ")
+     << range_text(caps.none_lo, caps.none_hi, kMiB, 2) << " MiB in use at semaphore " << caps.sem << " with "
+     << code(kNoGuard);
+  for (const GuardCap& c : caps.caps) {
+    os << "; with " << code(c.guard) << (one ? " it reaches " : " they reach ")
+       << range_text(c.in_use_lo, c.in_use_hi, kMiB, 2) << " MiB, as ";
+    const std::string blocked =
+        range_text(c.blocked_lo, c.blocked_hi, 1e3, 1) + " µs longer per run than with " + code(kNoGuard);
+    if (c.cause == GuardCap::Cause::OwnWaits)
+      os << "the guard's own waits block the host " << blocked;
+    else
+      os << "the guard's own waits do not block the host but the program's own syncs block it " << blocked;
+  }
+  os << "; while the host is blocked, compute drains and the pending frees return, so the host cannot run "
+        "further ahead than from one such wait to the next";
+  return os.str();
+}
+
 std::string growth_sentence(const ScenarioModel& m, const Verdict& v) {
   if (!v.largest_growth) return {};
   const Ranked& r = *v.largest_growth;
@@ -324,13 +366,13 @@ std::string ranking_table(const ScenarioModel& m, const std::vector<Ranked>& ran
 /// the ones a README quotes; empty = does not apply.
 struct VerdictLines {
   std::string race_free, racy, incomplete, oom, none_free, memory, reserved_flat, time, frontier, growth,
-      bound;
+      bound, guard_cap;
   std::vector<const std::string*> all() const {
     return {&race_free,     &racy, &incomplete, &oom,    &none_free, &memory,
-            &reserved_flat, &time, &frontier,   &growth, &bound};
+            &reserved_flat, &time, &frontier,   &growth, &bound,     &guard_cap};
   }
   std::vector<const std::string*> headline() const {
-    return {&racy, &none_free, &memory, &reserved_flat, &time, &growth, &bound};
+    return {&racy, &none_free, &memory, &reserved_flat, &time, &growth, &bound, &guard_cap};
   }
 };
 
@@ -396,6 +438,8 @@ VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
   if (std::string g = growth_sentence(m, v); !g.empty()) l.growth = g + ".";
   if (std::string bound = growth_bound(m, v); !bound.empty())
     l.bound = "What bounds the growth: " + bound + ".";
+  if (std::string cap = guard_cap_sentence(m); !cap.empty())
+    l.guard_cap = "What caps the deferring options: " + cap + ".";
   return l;
 }
 

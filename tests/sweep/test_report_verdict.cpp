@@ -4,6 +4,7 @@
 // rendered, and the sentences are read back and checked against the ranking tables, and those
 // against the summary table at the same semaphore. A sentence that names another option or another
 // number than its table fails here.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <map>
@@ -28,6 +29,8 @@ struct Spec {
   double makespan_us = 1000;
   int latent = 0;
   double growth_mib = 0;  // extra in-use per semaphore unit, up to `executions` units
+  int cap_units = 0;      // and up to this many units (0 = no cap): a guard that bounds the growth
+  double sync_us = 0;     // host blocked in the program's own syncs, over the final sync's 100 µs
 };
 
 /// One run per (option, semaphore, seed); in-use grows with min(semaphore, executions).
@@ -55,14 +58,16 @@ results::ReportInput make_input(const std::vector<Spec>& options, std::vector<in
         r.semaphore = s;
         r.seed = seed;
         r.races_latent = static_cast<std::uint64_t>(o.latent);
-        const double units = std::min(s, executions > 0 ? executions : s);
+        const double units =
+            std::min({s, executions > 0 ? executions : s, o.cap_units > 0 ? o.cap_units : s});
         r.peak_bytes_in_use = static_cast<std::uint64_t>((o.in_use_mib + o.growth_mib * units) * MiB);
         r.peak_pool_bytes = static_cast<std::uint64_t>(o.reserved_mib * MiB);
         r.makespan_ns = static_cast<TimeNs>(o.makespan_us * 1000);
         r.host_stall_ns = r.makespan_ns / 2;
         if (measured) {
           r.host_blocked_policy_ns = static_cast<TimeNs>(o.blocked_us * 1000);
-          r.host_blocked_sync_ns = 100'000;  // the program's final sync: the workload's, never ranked on
+          // the program's final sync: the workload's, never ranked on
+          r.host_blocked_sync_ns = 100'000 + static_cast<TimeNs>(o.sync_us * 1000);
         }
         in.runs.push_back(r);
       }
@@ -265,6 +270,45 @@ std::string check_consistent(const results::ReportInput& in) {
     for (const auto& row : table_after(md, "### Peak in-use (MiB) by semaphore capacity"))
       for (const auto& s : sems) CHECK(row.at(s) == row.at(sems.front()));
   }
+  // "What caps the deferring options": every range it gives is the peak-by-semaphore table's
+  // range over the policies it names, with `none` and with each guard it names.
+  const std::string cap = bullet(md, "What caps the deferring options");
+  if (!cap.empty()) {
+    REQUIRE(std::regex_search(cap, m, std::regex(R"(options: (.+?) defers? frees)")));
+    std::vector<std::string> policies;
+    const std::string list = m[1];
+    const std::regex quoted("`([^`]+)`");
+    for (auto it = std::sregex_iterator(list.begin(), list.end(), quoted); it != std::sregex_iterator(); ++it)
+      policies.push_back((*it)[1]);
+    REQUIRE_FALSE(policies.empty());
+    const Table peaks = table_after(md, "### Peak in-use (MiB) by semaphore capacity");
+    auto range_of = [&](const std::string& guard) {
+      double lo = 1e300, hi = -1;
+      for (const auto& row : peaks)
+        if (row.at("guard") == guard &&
+            std::find(policies.begin(), policies.end(), row.at("policy")) != policies.end() &&
+            row.at("sem " + std::to_string(sem)).find('!') == std::string::npos) {
+          lo = std::min(lo, num(row.at("sem " + std::to_string(sem))));
+          hi = std::max(hi, num(row.at("sem " + std::to_string(sem))));
+        }
+      char buf[64];
+      if (lo == hi)
+        std::snprintf(buf, sizeof buf, "%.2f", lo);
+      else
+        std::snprintf(buf, sizeof buf, "%.2f–%.2f", lo, hi);
+      return std::string(buf);
+    };
+    CHECK(cap.find("reach" + std::string(policies.size() == 1 ? "es " : " ") + range_of("none") +
+                   " MiB in use at semaphore " + std::to_string(sem) + " with `none`") != std::string::npos);
+    const std::regex guard_clause(R"(; with `([^`]+)` (?:it|they) reach(?:es)? ([\d.–]+) MiB, as )");
+    int guards = 0;
+    for (auto it = std::sregex_iterator(cap.begin(), cap.end(), guard_clause); it != std::sregex_iterator();
+         ++it, ++guards) {
+      INFO((*it)[1]);
+      CHECK((*it)[2] == range_of((*it)[1]));
+    }
+    CHECK(guards > 0);
+  }
   return md;
 }
 
@@ -328,4 +372,91 @@ TEST_CASE("verdict: without measured host blocking the time ranking is by makesp
   CHECK(md.find("do not report host blocking by cause") != std::string::npos);
   CHECK(bullet(md, "Least makespan").find("`deferred-callback` + `none`") != std::string::npos);
   CHECK(md.find("policy-caused host blocking") == std::string::npos);
+}
+
+// "What caps the deferring options" (the flagship's 70–78 MiB with a guard): which guards keep
+// the policies that defer frees below their peak with `none`, and the host blocking that explains
+// it, all from the runs.
+TEST_CASE("verdict: the guards that cap the deferring options are named with the blocking that explains it",
+          "[verdict]") {
+  // deferred-callback and batched-callback defer (with `none` they grow 15 and 16 MiB per unit, up
+  // to the 16 executions); wait-compute stops them at 4 units while the program's syncs block 600
+  // and 610.5 µs more, device-sync at 3 units while its own waits block 120 and 180 µs; private-pool
+  // blocks nothing and batched-callback still reaches deferred-callback's 255 MiB under it.
+  auto md =
+      check_consistent(make_input({{"immediate", "none", 15, 512, 0, 8000},
+                                   {"deferred-callback", "none", 15, 512, 0, 8000, 0, 15},
+                                   {"deferred-callback", "wait-compute", 15, 512, 0, 8600, 0, 15, 4, 600},
+                                   {"deferred-callback", "device-sync", 15, 512, 120, 8100, 0, 15, 3},
+                                   {"deferred-callback", "private-pool", 15, 1536, 0, 8000, 0, 15},
+                                   {"batched-callback", "none", 15, 512, 0, 8000, 0, 16},
+                                   {"batched-callback", "wait-compute", 15, 512, 0, 8600, 0, 16, 4, 610.5},
+                                   {"batched-callback", "device-sync", 15, 512, 180, 8200, 0, 16, 3},
+                                   {"batched-callback", "private-pool", 15, 1536, 0, 8000, 0, 15},
+                                   {"host-sync", "none", 15, 512, 900, 9000},
+                                   {"immediate", "device-sync", 15, 512, 100, 8100}},
+                                  {1, 2, 4, 8, 16, 32}, 16));
+  const std::string want =
+      "What caps the deferring options: `deferred-callback` and `batched-callback` defer frees (with `none` "
+      "their peak in-use is larger at semaphore 32 than at 1) and reach 255.00–271.00 MiB in use at "
+      "semaphore 32 with `none`; with `wait-compute` they reach 75.00–79.00 MiB, as the guard's own waits do "
+      "not block the host but the program's own syncs block it 600.0–610.5 µs longer per run than with "
+      "`none`; with `device-sync` they reach 60.00–63.00 MiB, as the guard's own waits block the host "
+      "120.0–180.0 µs longer per run than with `none`; while the host is blocked, compute drains and the "
+      "pending frees return, so the host cannot run further ahead than from one such wait to the next.";
+  CHECK(bullet(md, "What caps the deferring options") == want);
+  // README quotes headline.md: the sentence is one of its bullets.
+  CHECK(
+      results::render_headline_markdown(
+          make_input({{"deferred-callback", "none", 15, 512, 0, 8000, 0, 15},
+                      {"deferred-callback", "device-sync", 15, 512, 120, 8100, 0, 15, 3}},
+                     {1, 32}, 16))
+          .find("\n- What caps the deferring options: `deferred-callback` defers frees (with `none` its peak "
+                "in-use is larger at semaphore 32 than at 1) and reaches 255.00 MiB in use at semaphore 32 "
+                "with `none`; with `device-sync` it reaches 60.00 MiB, as the guard's own waits block the "
+                "host 120.0 µs longer per run than with `none`; while") != std::string::npos);
+}
+
+TEST_CASE("verdict: no guard-cap sentence when no guard both lowers the deferring options' peak and blocks",
+          "[verdict]") {
+  const std::vector<int> sems = {1, 4, 16};
+  auto absent = [&](const results::ReportInput& in) {
+    const std::string md = check_consistent(in);
+    INFO(md);
+    CHECK(md.find("What caps") == std::string::npos);
+    CHECK(results::render_headline_markdown(in).find("What caps") == std::string::npos);
+  };
+  SECTION("a guard lowers the peak without blocking the host, another blocks without lowering it") {
+    absent(make_input({{"deferred-callback", "none", 15, 512, 0, 8000, 0, 15},
+                       {"deferred-callback", "wait-compute", 15, 512, 0, 8000, 0, 15, 4},
+                       {"deferred-callback", "device-sync", 15, 512, 120, 8100, 0, 15, 0, 50},
+                       {"batched-callback", "none", 15, 512, 0, 8000, 0, 16},
+                       {"batched-callback", "wait-compute", 15, 512, 0, 8000, 0, 16, 4},
+                       {"batched-callback", "device-sync", 15, 512, 180, 8200, 0, 16, 0, 50}},
+                      sems, 16));
+  }
+  SECTION("a guard's own waits block the host for one deferring policy and not the other") {
+    absent(make_input({{"deferred-callback", "none", 15, 512, 0, 8000, 0, 15},
+                       {"deferred-callback", "device-sync", 15, 512, 120, 8100, 0, 15, 3},
+                       {"batched-callback", "none", 15, 512, 0, 8000, 0, 16},
+                       {"batched-callback", "device-sync", 15, 512, 0, 8100, 0, 16, 3, 40}},
+                      sems, 16));
+  }
+  SECTION("no policy defers frees: a blocking guard has no growth to cap") {
+    absent(make_input({{"immediate", "none", 15, 512, 0, 8000},
+                       {"immediate", "device-sync", 15, 512, 120, 8100},
+                       {"host-sync", "none", 15, 512, 900, 9000}},
+                      sems, 16));
+  }
+  SECTION("the only deferring option is racy with `none`") {
+    absent(make_input({{"deferred-callback", "none", 15, 512, 0, 8000, 2, 15},
+                       {"deferred-callback", "device-sync", 15, 512, 120, 8100, 0, 15, 3},
+                       {"host-sync", "none", 15, 512, 900, 9000}},
+                      sems, 16));
+  }
+  SECTION("host blocking not measured") {
+    absent(make_input({{"deferred-callback", "none", 15, 512, 0, 8000, 0, 15},
+                       {"deferred-callback", "device-sync", 15, 512, 120, 8100, 0, 15, 3}},
+                      sems, 16, /*measured=*/false));
+  }
 }
