@@ -11,7 +11,8 @@
 //   degrades to `immediate` for that buffer (and re-opens its race).
 // Analogue: ROCm/xla PR #979 (closed unmerged): ThenExecuteCallback(compute, free).
 // Cost: per release an event create/record/destroy, a stream wait and a callback enqueue of host
-//   time (~2.4 us on an H200); the bytes stay pending until the device catches up, so peak in_use
+//   time (the H200's measured cost per free, next to the simulator's: results/hw/h200/validate.md);
+//   the bytes stay pending until the device catches up, so peak in_use
 //   grows with how far the host runs ahead (the compute semaphore's capacity).
 // OOM: default (XLA AllocatorRetry: each deferred free wakes the waiting host).
 #include "allocsim/policies/registration.h"
