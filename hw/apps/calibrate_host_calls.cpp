@@ -13,10 +13,8 @@
 namespace allocsim::hw {
 
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenario& workload, int trials) {
-  std::array<CallTime, std::size_t(HostCall::kCount)> release_calls{};
   std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> samples{};
-  TimeNs release_ns = 0;
-  std::uint64_t releases = 0;
+  std::vector<std::uint32_t> bookkeeping;
   HostCallCalibration out;
   out.workload = workload.name + ", every policy with guard none, " + std::to_string(trials) + " trials each";
   HwDeviceOptions options;
@@ -31,30 +29,27 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenari
           run_trial(*device, workload, policy.name, "none", workload.params, seeds::nth(workload.seed, std::uint64_t(t)));
       for (std::size_t i = 0; i < samples.size(); ++i) {
         samples[i].insert(samples[i].end(), s.call_samples[i].begin(), s.call_samples[i].end());
-        release_calls[i].calls += s.release_calls[i].calls;
-        release_calls[i].ns += s.release_calls[i].ns;
       }
-      release_ns += s.release_host_ns;
-      releases += s.releases;
+      bookkeeping.insert(bookkeeping.end(), s.release_bookkeeping_samples.begin(), s.release_bookkeeping_samples.end());
     }
   }
+  auto median = [](std::vector<std::uint32_t>& v) {
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return double(v[v.size() / 2]);
+  };
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const PlatformField* f = find_platform_field(kHostCalls[i].platform_field);
     if (!f) continue;  // a wait: charged its length, no field
-    std::vector<std::uint32_t>& v = samples[i];
-    if (v.empty()) throw HwError(std::string("calibrate: the workload made no ") + kHostCalls[i].name + " call to measure");
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-    (void)set_platform_field(profile, *f, double(v[v.size() / 2]));
-    out.counts.emplace_back(f->name, double(v.size()));
+    if (samples[i].empty())
+      throw HwError(std::string("calibrate: the workload made no ") + kHostCalls[i].name + " call to measure");
+    (void)set_platform_field(profile, *f, median(samples[i]));
+    out.counts.emplace_back(f->name, double(samples[i].size()));
   }
-  // A release's own bookkeeping: its plan's host time less every call made inside it (waits too),
-  // a mean over the releases (it has no single call to take a median of).
-  TimeNs in_calls = 0;
-  for (const CallTime& c : release_calls) in_calls += c.ns;
-  if (releases == 0) throw HwError("calibrate: the workload released nothing");
+  // A release's own bookkeeping: its plan's host time less every call made inside it (waits too).
+  if (bookkeeping.empty()) throw HwError("calibrate: the workload released nothing");
   const PlatformField* book = find_platform_field("release_bookkeeping_ns");
-  (void)set_platform_field(profile, *book, std::max(0.0, double(release_ns - in_calls) / double(releases)));
-  out.counts.emplace_back(book->name, double(releases));
+  (void)set_platform_field(profile, *book, median(bookkeeping));
+  out.counts.emplace_back(book->name, double(bookkeeping.size()));
   return out;
 }
 

@@ -3,7 +3,7 @@
 // not use) through the HIP backend under every policy, and sets each host-call field of the
 // profile (host_calls.h: launch, event create/destroy/record/query, stream wait, callback enqueue,
 // pool alloc/free) to that call's median host time there, under load, and release_bookkeeping_ns
-// to a release's mean host time besides its calls. Device-side costs (spin rate, callback wake-up and
+// to the median of a release's host time besides its calls. Device-side costs (spin rate, callback wake-up and
 // back-to-back cost, synchronize wake-up) come from calibrate.hip's micro-benchmarks.
 #pragma once
 #include <string>

@@ -169,13 +169,21 @@ class HipDevice final : public HwDevice {
 
   void begin_release_timing() override {
     instrument_at_release_start_ = stats_.release_instrument_ns;
+    calls_at_release_start_ = release_calls_ns();
     release_start_ = now();
   }
   void end_release_timing() override {
     if (release_start_ < 0) return;
-    stats_.release_host_ns +=
-        now() - release_start_ - (stats_.release_instrument_ns - instrument_at_release_start_);
+    const TimeNs spent = now() - release_start_ - (stats_.release_instrument_ns - instrument_at_release_start_);
+    stats_.release_host_ns += spent;
+    const TimeNs own = spent - (release_calls_ns() - calls_at_release_start_);
+    stats_.release_bookkeeping_samples.push_back(std::uint32_t(std::clamp<TimeNs>(own, 0, 0xffffffff)));
     release_start_ = -1;
+  }
+  TimeNs release_calls_ns() const {
+    TimeNs sum = 0;
+    for (const CallTime& c : stats_.release_calls) sum += c.ns;
+    return sum;
   }
 
   // ---------------------------------------------------------------- plan executor
@@ -621,6 +629,7 @@ class HipDevice final : public HwDevice {
   std::unique_ptr<MemoryAccounting> mem_;
   TimeNs release_start_ = -1;  // >= 0: the host thread is inside a release plan
   TimeNs instrument_at_release_start_ = 0;
+  TimeNs calls_at_release_start_ = 0;
   std::thread::id host_thread_;  // the thread that made the device and runs the plans
   bool in_call_ = false;         // host thread only: a timed call is running
 

@@ -61,6 +61,8 @@ struct TrialStats {
   // Each call's own time, in ns (capped at 2^32 - 1), by kind: calibration takes the median, as a
   // mean would carry the rare call that blocks on a full launch queue into every call's cost.
   std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> call_samples{};
+  // Each release plan's host time besides its calls (and instrumentation), in ns: its bookkeeping.
+  std::vector<std::uint32_t> release_bookkeeping_samples;
   TimeNs wall_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
 };
