@@ -2,8 +2,9 @@
 // running program on the GPU. Calibration runs a calibration workload (a scenario validation does
 // not use) through the HIP backend under every policy, and sets each host-call field of the
 // profile (host_calls.h: launch, event create/destroy/record/query, stream wait, callback enqueue,
-// pool alloc/free) to that call's median host time there, under load, and release_bookkeeping_ns
-// to the median of a release's host time besides its calls. Device-side costs (spin rate, callback wake-up and
+// pool alloc/free) to that call's mean host time there, under load (below its 99th percentile;
+// a launch: its median, see the .cpp), and release_bookkeeping_ns to a release's host time besides
+// its calls, likewise. Device-side costs (spin rate, callback wake-up and
 // back-to-back cost, synchronize wake-up) come from calibrate.hip's micro-benchmarks.
 #pragma once
 #include <string>
@@ -18,10 +19,11 @@ namespace allocsim::hw {
 struct HostCallCalibration {
   std::string workload;  // the scenario, policies and trials it ran
   std::vector<std::pair<std::string, double>> counts;  // per field: how many calls it is measured over
+  std::vector<std::string> quantiles;  // per field, one line: its distribution over the calls (the log's)
 };
 
 /// Runs `workload` `trials` times under each registered policy (guard `none`) with `profile`'s spin
-/// rate, then sets the host-call fields of `profile` to their medians and release_bookkeeping_ns.
+/// rate, then sets the host-call fields of `profile` and release_bookkeeping_ns as above.
 /// Throws HwError when a field had no call to measure.
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenario& workload, int trials);
 

@@ -59,6 +59,7 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   save_platform_file(out_path, c.profile);
   std::cout << "host calls measured in: " << host.workload << "\n";
   for (const auto& [name, count] : host.counts) std::cout << "  " << name << ": over " << count << " calls\n";
+  for (const std::string& line : host.quantiles) std::cout << "  " << line << "\n";
   std::cout << "device: " << c.device << "\n";
   for (const PlatformField& f : kPlatformFields)
     std::cout << f.name << " = " << platform_value(c.profile, f) << "  (" << f.description << ")\n";
