@@ -107,7 +107,8 @@ TEST_CASE("summary: peaks outside the hardware's range and host costs beyond 25%
   const std::string md = hw::validate_summary_markdown(dir.string());
   CHECK(md.find("0 of 2 combinations have the same peak on both") != std::string::npos);
   CHECK(md.find("| 5.00 (outside) |") != std::string::npos);
-  CHECK(md.find("1 of these 2 lie within the hardware's range over its trials; 1 lie outside it.") != std::string::npos);
+  CHECK(md.find("1 of these 2 lie within the hardware's range over its trials; 1 lie outside it, the farthest by "
+                "400.0% of the range's nearer end (toy, semaphore 2, host-sync + none).") != std::string::npos);
   CHECK(md.find("| deferred-callback | 1 | 2.00 | 2.00–2.00 | 2.40 | +20% |") != std::string::npos);
   CHECK(md.find("| host-sync | 1 | 2.00 | 2.00–2.00 | 1.40 | **-30%** |") != std::string::npos);
   CHECK(md.find("1 of 2 policies agree within 25%: `deferred-callback`. Outside it: `host-sync`.") !=

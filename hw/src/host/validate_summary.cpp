@@ -250,14 +250,23 @@ std::string validate_summary_markdown(const std::string& dir) {
   if (!differ.empty()) {
     o << " The others (MiB):\n\n| scenario | semaphore | policy + guard | hw min–max | sim |\n|---|---|---|---|---|\n";
     std::size_t inside = 0;
+    const Run* farthest = nullptr;  // the simulated peak farthest outside its hardware range, relative
+    double farthest_gap = 0;
     for (const Run* r : differ) {
       const bool in_range = r->peak_sim >= r->peak_hw_min && r->peak_sim <= r->peak_hw;
       inside += in_range;
+      const std::uint64_t bound = r->peak_sim < r->peak_hw_min ? r->peak_hw_min : r->peak_hw;
+      const double gap = in_range || bound == 0 ? 0 : std::fabs(double(r->peak_sim) - double(bound)) / double(bound);
+      if (gap > farthest_gap) farthest_gap = gap, farthest = r;
       o << "| " << r->scenario << " | " << r->semaphore << " | " << r->combo() << " | " << mib(r->peak_hw_min)
         << "–" << mib(r->peak_hw) << " | " << mib(r->peak_sim) << (in_range ? "" : " (outside)") << " |\n";
     }
     o << "\n" << inside << " of these " << differ.size()
-      << " lie within the hardware's range over its trials; " << differ.size() - inside << " lie outside it.\n";
+      << " lie within the hardware's range over its trials; " << differ.size() - inside << " lie outside it";
+    if (farthest)
+      o << ", the farthest by " << fmt("%.1f%%", 100 * farthest_gap) << " of the range's nearer end ("
+        << farthest->scenario << ", semaphore " << farthest->semaphore << ", " << farthest->combo() << ")";
+    o << ".\n";
   } else {
     o << "\n";
   }
