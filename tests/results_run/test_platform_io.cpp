@@ -90,3 +90,14 @@ TEST_CASE("set override: a platform value out of range is refused over a profile
   CHECK_THROWS_WITH(apply_platform_overrides(p, sets), Catch::Contains("negative duration: 'host_free_ns'"));
   CHECK(same(p, odd_profile()));
 }
+
+TEST_CASE("the defaults are the committed H200 calibration", "[platform]") {
+  const PlatformProfile measured =
+      load_platform_file(std::string(ALLOCSIM_SOURCE_DIR) + "/results/hw/h200/calibration.json");
+  const PlatformProfile defaults;
+  for (const PlatformField& f : kPlatformFields) {
+    INFO(f.name);
+    if (f.ns) CHECK(platform_value(defaults, f) == platform_value(measured, f));
+    else CHECK(platform_value(defaults, f) == Approx(platform_value(measured, f)).epsilon(1e-3));
+  }
+}

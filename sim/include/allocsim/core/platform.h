@@ -1,5 +1,6 @@
-// Platform profile: the host/device costs the simulator charges. Defaults are the H200 medians in
-// docs/design.md section 7 (HIP on NVIDIA); `allocsim-hw calibrate` writes a measured replacement that
+// Platform profile: the host/device costs the simulator charges. Defaults are the H200's, as
+// results/hw/h200/calibration.json measured them (docs/design.md section 7; HIP on NVIDIA; a test
+// holds the two equal); `allocsim-hw calibrate` writes a measured replacement that
 // `allocsim run --platform FILE` loads (results/platform_io.h reads/writes it as JSON).
 //
 // kPlatformFields is the one list of the profile's fields (name, member and so unit, meaning).
@@ -19,20 +20,20 @@ namespace allocsim {
 
 /// Each field's meaning is its row's description in kPlatformFields.
 struct PlatformProfile {
-  TimeNs launch_overhead_ns = 3800;
-  TimeNs event_record_ns = 180;
-  TimeNs event_query_ns = 1300;
-  TimeNs stream_wait_ns = 160;
-  TimeNs event_create_ns = 250;
-  TimeNs event_destroy_ns = 260;
-  TimeNs callback_enqueue_ns = 800;
-  TimeNs callback_latency_ns = 11000;
-  TimeNs callback_run_ns = 1000;
-  TimeNs host_alloc_ns = 200;
-  TimeNs host_free_ns = 100;
-  TimeNs release_bookkeeping_ns = 1300;
-  TimeNs sync_wakeup_ns = 5000;
-  double spin_ns_per_cycle = 0.512;
+  TimeNs launch_overhead_ns = 5902;
+  TimeNs event_record_ns = 507;
+  TimeNs event_query_ns = 866;
+  TimeNs stream_wait_ns = 606;
+  TimeNs event_create_ns = 724;
+  TimeNs event_destroy_ns = 429;
+  TimeNs callback_enqueue_ns = 4024;
+  TimeNs callback_latency_ns = 45553;
+  TimeNs callback_run_ns = 1663;
+  TimeNs host_alloc_ns = 391;
+  TimeNs host_free_ns = 446;
+  TimeNs release_bookkeeping_ns = 1497;
+  TimeNs sync_wakeup_ns = 2006;
+  double spin_ns_per_cycle = 0.5049;
 };
 
 /// One field: exactly one of `ns` (a duration in ns) and `ratio` (ns per spin cycle) is set, and
