@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/results/runner.h"
+#include "allocsim/scenarios/loader.h"
 #include "test_inputs.h"
 
 namespace {
@@ -238,14 +240,36 @@ TEST_CASE("results/torch/README.md claims hold on the data", "[torch][readme]") 
   check_claim(mib(side.held_bytes) + " MiB in all");
   check_claim("took " + std::to_string(side.segments.at(side_stream).at(128ull << 20)) + " segments of 128 MiB");
 
-  // held blocks under deferred-callback: exactly the never-returned bytes stay pending
+  // held blocks under deferred-callback: at most the never-returned bytes are pending at once (the
+  // holds are fixed intervals from the trace; the replay's host runs behind the recording)
   const Row& deferred = side_runs.at("deferred-callback");
-  CHECK(num(deferred, "memory.peak_pending_bytes") == side.held_bytes);
-  check_claim("`deferred-callback` keeps " + mib(side.held_bytes) + " MiB pending: the " +
+  CHECK(num(deferred, "memory.peak_pending_bytes") <= side.held_bytes);
+  check_claim("`deferred-callback` keeps up to " + mib(num(deferred, "memory.peak_pending_bytes")) +
+              " MiB pending at once, out of the " + mib(side.held_bytes) + " MiB of the " +
               std::to_string(side.never.at(side_stream)) + " blocks");
   check_claim("pool to " + mib(num(deferred, "memory.peak_pool_bytes")) + " MiB, " +
               fmt("%.3f×", num(deferred, "memory.peak_pool_bytes") / side.max_reserved));
-  CHECK(num(deferred, "memory.peak_pool_bytes") > side.max_reserved);
+  {  // why: with no host-call cost the replay's host keeps up with the recording, and every held
+     // block is pending at once
+    using namespace allocsim;
+    const std::string trace = std::string(ALLOCSIM_TEST_DATA_DIR) + "/torch_traces/sidestream_record_stream.json.gz";
+    RunConfig c;
+    c.scenario = trace;
+    c.policy = "deferred-callback";
+    c.guard = "none";
+    c.semaphore = 32;
+    c.detect_races = false;
+    PlatformProfile free_host;
+    for (const char* f : {"launch_overhead_ns", "event_record_ns", "event_query_ns", "stream_wait_ns",
+                          "event_create_ns", "event_destroy_ns", "callback_enqueue_ns", "host_alloc_ns",
+                          "host_free_ns", "release_bookkeeping_ns"})
+      free_host.*find_platform_field(f)->ns = 0;
+    c.platform = free_host;
+    const RunResult r = run_one(load_scenario(trace), c);
+    CHECK(double(r.peak_pending_bytes) > side.held_bytes);
+    check_claim("all " + std::to_string(side.never.at(side_stream)) + " are pending together and the pool reaches " +
+                mib(double(r.peak_pool_bytes)) + " MiB");
+  }
   CHECK(num(deferred, "memory.peak_bytes_in_use") < side.max_reserved);
   check_claim("Its peak in-use, " + mib(num(deferred, "memory.peak_bytes_in_use")) + " MiB, is below PyTorch's reserved");
 
