@@ -9,7 +9,7 @@
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/interpreter.h"
 #include "allocsim/engine/simulate.h"
-#include "allocsim/hw/execution_units.h"
+#include "allocsim/engine/execution_units.h"
 #include "allocsim/hw/hw_device.h"
 
 namespace allocsim::hw {

@@ -1,7 +1,7 @@
 // execution_units: attribute allocations (and so corrupted reads) to executions. See the header.
-#include "allocsim/hw/execution_units.h"
+#include "allocsim/engine/execution_units.h"
 
-namespace allocsim::hw {
+namespace allocsim {
 namespace {
 
 int unit_of(const ExecutionUnits& u, BufferId b) {
@@ -41,4 +41,4 @@ std::set<int> manifest_units(const ExecutionUnits& u, const std::vector<Finding>
   return out;
 }
 
-}  // namespace allocsim::hw
+}  // namespace allocsim

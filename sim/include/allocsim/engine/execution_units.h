@@ -15,7 +15,7 @@
 #include "allocsim/core/program.h"
 #include "allocsim/core/result.h"
 
-namespace allocsim::hw {
+namespace allocsim {
 
 struct ExecutionUnits {
   /// unit[b] for BufferId b: the index of the last BeginExecution before b's Alloc; allocations
@@ -33,4 +33,4 @@ std::set<int> corrupted_units(const ExecutionUnits& u, const std::vector<std::ui
 /// side of the finding). `findings` must hold every manifest finding (raise max_findings).
 std::set<int> manifest_units(const ExecutionUnits& u, const std::vector<Finding>& findings);
 
-}  // namespace allocsim::hw
+}  // namespace allocsim

@@ -1,7 +1,7 @@
 // Attributing allocations, corrupted reads and simulated manifest findings to executions.
 #include <catch2/catch.hpp>
 
-#include "allocsim/hw/execution_units.h"
+#include "allocsim/engine/execution_units.h"
 
 using namespace allocsim;
 
@@ -40,7 +40,7 @@ Finding manifest(BufferId reader, BufferId writer, bool reader_first) {
 }  // namespace
 
 TEST_CASE("allocations map to the execution that allocated them") {
-  auto u = hw::execution_units(two_executions());
+  auto u = execution_units(two_executions());
   CHECK(u.units == 2);
   REQUIRE(u.unit_of_buffer.size() == 5);
   CHECK(u.unit_of_buffer[0] == 0);  // before the first execution: counted with it
@@ -53,25 +53,25 @@ TEST_CASE("a program without executions is one unit") {
   Program p;
   p.buffer_names = {"A"};
   p.ops = {op(HostOpKind::Alloc, 0)};
-  auto u = hw::execution_units(p);
+  auto u = execution_units(p);
   CHECK(u.units == 1);
   CHECK(u.unit_of_buffer[0] == 0);
 }
 
 TEST_CASE("corrupted units: one per execution with a foreign read, however many words") {
-  auto u = hw::execution_units(two_executions());
-  CHECK(hw::corrupted_units(u, {0, 0, 0, 0, 0}).empty());
-  CHECK(hw::corrupted_units(u, {0, 7, 0, 0, 0}) == std::set<int>{0});
-  CHECK(hw::corrupted_units(u, {3, 7, 0, 1, 0}) == std::set<int>{0, 1});
+  auto u = execution_units(two_executions());
+  CHECK(corrupted_units(u, {0, 0, 0, 0, 0}).empty());
+  CHECK(corrupted_units(u, {0, 7, 0, 0, 0}) == std::set<int>{0});
+  CHECK(corrupted_units(u, {3, 7, 0, 1, 0}) == std::set<int>{0, 1});
 }
 
 TEST_CASE("manifest units attribute each manifest finding to its reading allocation") {
-  auto u = hw::execution_units(two_executions());
+  auto u = execution_units(two_executions());
   std::vector<Finding> f{manifest(3, 2, true)};
-  CHECK(hw::manifest_units(u, f) == std::set<int>{1});
+  CHECK(manifest_units(u, f) == std::set<int>{1});
   f = {manifest(1, 2, false)};  // the reader listed second
-  CHECK(hw::manifest_units(u, f) == std::set<int>{0});
+  CHECK(manifest_units(u, f) == std::set<int>{0});
   Finding latent = manifest(3, 2, true);
   latent.kind = FindingKind::Latent;
-  CHECK(hw::manifest_units(u, {latent}).empty());  // only manifest findings count
+  CHECK(manifest_units(u, {latent}).empty());  // only manifest findings count
 }
