@@ -27,7 +27,7 @@ double number_of(const boost::json::value& v, const std::string& source, const c
 
 }  // namespace
 
-std::string platform_to_json(const PlatformProfile& p) {
+std::string platform_to_json(const PlatformProfile& p, const PlatformSpread& spread) {
   std::ostringstream out;
   out << "{\n";
   bool first = true;
@@ -37,8 +37,48 @@ std::string platform_to_json(const PlatformProfile& p) {
     if (f.ns) out << p.*f.ns;
     else out << boost::json::serialize(boost::json::value(p.*f.ratio));
   }
+  if (!spread.empty()) {
+    out << ",\n  \"spread\": {";
+    bool first_field = true;
+    for (const PlatformField& f : kPlatformFields) {
+      const std::vector<double>& q = spread.quantiles[platform_field_index(f)];
+      if (q.empty()) continue;
+      out << (first_field ? "\n" : ",\n") << "    \"" << f.name << "\": [";
+      first_field = false;
+      for (std::size_t i = 0; i < q.size(); ++i) out << (i ? ", " : "") << boost::json::serialize(boost::json::value(q[i]));
+      out << "]";
+    }
+    out << "\n  }";
+  }
   out << "\n}\n";
   return out.str();
+}
+
+PlatformSpread spread_from_json(const std::string& text, const std::string& source) {
+  boost::system::error_code ec;
+  boost::json::value root = boost::json::parse(text, ec);
+  if (ec) throw PlatformError(source + ": not valid JSON: " + ec.message());
+  PlatformSpread s;
+  const boost::json::value* spread = root.is_object() ? root.get_object().if_contains("spread") : nullptr;
+  if (!spread) return s;
+  if (!spread->is_object()) throw PlatformError(source + ": 'spread' must be an object of field -> quantiles");
+  for (const auto& kv : spread->get_object()) {
+    const PlatformField* f = find_platform_field(kv.key());
+    if (!f) throw PlatformError(source + ": spread: unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");
+    const std::string key(kv.key());
+    if (!kv.value().is_array() || kv.value().get_array().size() != kSpreadLevels.size())
+      throw PlatformError(source + ": spread '" + key + "' must be an array of " + std::to_string(kSpreadLevels.size()) +
+                          " quantiles");
+    std::vector<double> q;
+    for (const auto& v : kv.value().get_array()) {
+      const double x = number_of(v, source, f->name);
+      if (!(x >= 0) || (!q.empty() && x < q.back()))
+        throw PlatformError(source + ": spread '" + key + "' must be non-negative and ascending");
+      q.push_back(x);
+    }
+    s.quantiles[platform_field_index(*f)] = std::move(q);
+  }
+  return s;
 }
 
 PlatformProfile platform_from_json(const std::string& text, const std::string& source) {
@@ -48,6 +88,7 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
   if (!root.is_object()) throw PlatformError(source + ": expected a JSON object of platform costs");
   PlatformProfile p;
   for (const auto& kv : root.get_object()) {
+    if (kv.key() == "spread") continue;  // spread_from_json's
     const PlatformField* f = find_platform_field(kv.key());
     if (!f)
       throw PlatformError(source + ": unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");
@@ -74,8 +115,18 @@ PlatformProfile load_platform_file(const std::string& path) {
   return platform_from_json(text, path);
 }
 
-void save_platform_file(const std::string& path, const PlatformProfile& p) {
-  write_file_atomically(path, platform_to_json(p));
+PlatformSpread load_platform_spread(const std::string& path) {
+  std::string text;
+  try {
+    text = read_whole_file(path);
+  } catch (const FileWriteError& e) {
+    throw PlatformError(std::string("platform file: ") + e.what());
+  }
+  return spread_from_json(text, path);
+}
+
+void save_platform_file(const std::string& path, const PlatformProfile& p, const PlatformSpread& spread) {
+  write_file_atomically(path, platform_to_json(p, spread));
 }
 
 }  // namespace allocsim

@@ -91,6 +91,28 @@ void SimDevice::dispatch(const QueuedEvent& e) {
 
 // ======================================================================= Backend: streams, events
 
+TimeNs SimDevice::cost(TimeNs PlatformProfile::*member) {
+  const TimeNs fixed = config_.platform.*member;
+  if (!config_.spread) return fixed;
+  for (const PlatformField& f : kPlatformFields) {
+    if (f.ns != member) continue;
+    const std::vector<double>& q = config_.spread->quantiles[platform_field_index(f)];
+    if (q.empty()) return fixed;
+    const double u = double(chooser_.pick(std::uint64_t(1) << 53)) / double(std::uint64_t(1) << 53);
+    return TimeNs(std::llround(PlatformSpread::at(q, u)));
+  }
+  return fixed;
+}
+
+TimeNs SimDevice::op_duration(TimeNs nominal) {
+  if (!config_.spread || nominal <= 0) return std::max<TimeNs>(nominal, 0);
+  const PlatformField& spin = *find_platform_field("spin_ns_per_cycle");
+  const std::vector<double>& q = config_.spread->quantiles[platform_field_index(spin)];
+  if (q.empty() || !(config_.platform.spin_ns_per_cycle > 0)) return nominal;
+  const double u = double(chooser_.pick(std::uint64_t(1) << 53)) / double(std::uint64_t(1) << 53);
+  return TimeNs(std::llround(double(nominal) * PlatformSpread::at(q, u) / config_.platform.spin_ns_per_cycle));
+}
+
 TimeNs SimDevice::now() const { return current_ == Agent::Host ? host_.now : cb_.now; }
 
 void SimDevice::warn(std::string message) {
@@ -111,12 +133,12 @@ StreamId SimDevice::callback_stream(StreamId source) {
 }
 
 EventId SimDevice::create_event() {
-  charge(config_.platform.event_create_ns);
+  charge(cost(&PlatformProfile::event_create_ns));
   return streams_.create_event();
 }
 
 void SimDevice::destroy_event(EventId e) {
-  charge(config_.platform.event_destroy_ns);
+  charge(cost(&PlatformProfile::event_destroy_ns));
   if (!valid_event(e)) return warn("destroy of an invalid event ignored");
   streams_.destroy_event(e);
 }
@@ -124,7 +146,7 @@ void SimDevice::destroy_event(EventId e) {
 void SimDevice::label_event(EventId e, std::string_view name) { streams_.label_event(e, name); }
 
 void SimDevice::record_event(EventId e, StreamId s) {
-  charge(config_.platform.event_record_ns);
+  charge(cost(&PlatformProfile::event_record_ns));
   if (!valid_event(e) || !valid_stream(s))
     return warn("record of an invalid event or on an invalid stream ignored");
   const std::uint64_t rec = streams_.new_record(e, s);
@@ -132,7 +154,7 @@ void SimDevice::record_event(EventId e, StreamId s) {
 }
 
 void SimDevice::stream_wait(StreamId s, EventId e) {
-  charge(config_.platform.stream_wait_ns);
+  charge(cost(&PlatformProfile::stream_wait_ns));
   if (!valid_event(e) || !valid_stream(s)) return warn("stream wait on an invalid event or stream ignored");
   const std::uint64_t rec = streams_.latest(e);
   if (rec == 0) return;  // never recorded: a no-op (CUDA semantics)
@@ -140,7 +162,7 @@ void SimDevice::stream_wait(StreamId s, EventId e) {
 }
 
 bool SimDevice::query_event(EventId e) {
-  charge(config_.platform.event_query_ns);
+  charge(cost(&PlatformProfile::event_query_ns));
   if (!valid_event(e)) {
     warn("query of an invalid event reports done");
     return true;
@@ -153,7 +175,7 @@ bool SimDevice::query_event(EventId e) {
 }
 
 bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) {
-  charge(config_.platform.callback_enqueue_ns);
+  charge(cost(&PlatformProfile::callback_enqueue_ns));
   if (!valid_stream(s)) {
     warn("host callback on an invalid stream refused");
     return false;
@@ -170,7 +192,7 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
 // ======================================================================= Device
 
 void SimDevice::launch(StreamId s, DeviceOp op) {
-  charge(config_.platform.launch_overhead_ns);
+  charge(cost(&PlatformProfile::launch_overhead_ns));
   if (!valid_stream(s)) return warn("launch on an invalid stream ignored");
   enqueue(s, StreamOp::Kind::Device).dev = std::move(op);
 }

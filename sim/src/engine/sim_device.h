@@ -23,6 +23,7 @@
 
 #include "allocsim/core/device.h"
 #include "allocsim/core/observer.h"
+#include "allocsim/core/platform_spread.h"
 #include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
 #include "allocsim/pool/device_pools.h"
@@ -41,6 +42,7 @@ class Interpreter;
 struct SimConfig {
   DeviceSpec device;
   PlatformProfile platform;
+  const PlatformSpread* spread = nullptr;  // non-null: costs drawn from it (core/platform_spread.h)
   Params params;
   int semaphore = 32;
   std::size_t max_findings = 20;
@@ -128,6 +130,10 @@ class SimDevice final : public Device {
   // helpers
   AgentId agent() const { return current_ == Agent::Host ? kHostAgent : kCallbackAgent; }
   TimeNs& agent_now() { return current_ == Agent::Host ? host_.now : cb_.now; }
+  /// What one use of the cost `member` takes: the profile's value, or a draw from its spread.
+  TimeNs cost(TimeNs PlatformProfile::*member);
+  /// A device op's duration under the spread of spin_ns_per_cycle (the kernel's jitter).
+  TimeNs op_duration(TimeNs nominal);
   void charge(TimeNs cost) {
     mem_.flush();  // host time passes: a deferred release state was visible
     agent_now() += cost;

@@ -171,7 +171,7 @@ void SimDevice::check_host_wait() {
   // synchronize, a semaphore acquire and an OOM wait are all a blocked thread that another thread
   // signals (condition variable / driver wake), so they pay the same. An OOM wait that runs to its
   // deadline resumes at the deadline itself (a timed wait's timeout is what is modelled).
-  const TimeNs at = (current_ == Agent::Callback ? cb_.now : now_) + config_.platform.sync_wakeup_ns;
+  const TimeNs at = (current_ == Agent::Callback ? cb_.now : now_) + cost(&PlatformProfile::sync_wakeup_ns);
   host_wake(at);
 }
 

@@ -10,7 +10,7 @@ namespace allocsim {
 bool SimDevice::pool_alive(PoolId p) const { return pools_.alive(p); }
 
 std::optional<Chunk> SimDevice::pool_allocate(PoolId p, std::uint64_t bytes) {
-  charge(config_.platform.host_alloc_ns);
+  charge(cost(&PlatformProfile::host_alloc_ns));
   if (!DevicePool::known(p)) {
     warn("allocation from an unknown pool fails");
     return std::nullopt;
@@ -35,7 +35,7 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   // release followed at once by its free (immediate) moves the bytes live -> free atomically.
   struct ChargeAfter {
     SimDevice& d;
-    ~ChargeAfter() { d.agent_now() += d.config_.platform.host_free_ns; }
+    ~ChargeAfter() { d.agent_now() += d.cost(&PlatformProfile::host_free_ns); }
   } charge_after{*this};
   const TimeNs t = agent_now();
   const PoolId p = chunk.pool;
@@ -68,7 +68,7 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   emit([&](auto& o) { o.on_pool_free(agent(), chunk, buffer, t); });
   mem_.sample(t);
   if (host_.wait == HostWait::PoolFree && host_.wait_pool == p && !host_.waking)
-    host_wake(t + config_.platform.sync_wakeup_ns);
+    host_wake(t + cost(&PlatformProfile::sync_wakeup_ns));
 }
 
 void SimDevice::destroy_pool(PoolId p) {
@@ -88,7 +88,7 @@ void SimDevice::note_alloc(const BufferInfo& buf) {
 }
 
 void SimDevice::note_host_release(const BufferInfo& buf) {
-  charge(config_.platform.release_bookkeeping_ns);
+  charge(cost(&PlatformProfile::release_bookkeeping_ns));
   const TimeNs t = agent_now();
   ++host_.releases;
   if (buf.id >= 0 && std::size_t(buf.id) < release_time_.size()) release_time_[std::size_t(buf.id)] = t;

@@ -45,7 +45,7 @@ void SimDevice::advance(StreamId s) {
         st.busy = true;
         st.op_start = now_;
         streams_.device_op_started(now_);
-        queue_.push(now_ + std::max<TimeNs>(op.dev.duration, 0), kOpEnd, s);
+        queue_.push(now_ + op_duration(op.dev.duration), kOpEnd, s);
         return;
       case StreamOp::Kind::Record: {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
@@ -84,7 +84,7 @@ void SimDevice::advance(StreamId s) {
         cb_.queue.push_back(SimCallback{op.rec, s, std::move(op.fn), std::move(op.what)});
         if (asleep) {
           cb_.waking = true;
-          queue_.push(now_ + config_.platform.callback_latency_ns, kCallbackWake, 0);
+          queue_.push(now_ + cost(&PlatformProfile::callback_latency_ns), kCallbackWake, 0);
         } else {
           callback_try();
         }
@@ -138,7 +138,7 @@ void SimDevice::callback_try() {
   current_ = Agent::Callback;
   if (cb.fn) cb.fn(*this);
   current_ = Agent::Host;
-  cb_.now += config_.platform.callback_run_ns;
+  cb_.now += cost(&PlatformProfile::callback_run_ns);
   cb_.running = std::move(cb.what);
   ++callbacks_run_;
   queue_.push(cb_.now, kCallbackDone, 0);

@@ -73,6 +73,7 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
     SimConfig config;
     config.device = scenario.device;
     config.platform = options.platform;
+    config.spread = options.spread;
     config.params = options.params;
     config.semaphore = options.semaphore;
     config.max_findings = options.max_findings;

@@ -2,7 +2,10 @@
 // real GPU, `allocsim run --platform FILE` loads them, so the simulator predicts for that machine.
 // Format: one flat object whose keys are the PlatformProfile field names (core/platform.h).
 // Missing keys keep the H200 defaults; unknown keys, wrong types and negative values are errors
-// (a misspelt key silently ignored would make a calibration look applied when it is not).
+// (a misspelt key silently ignored would make a calibration look applied when it is not). One more
+// key, "spread", holds the costs' distributions (core/platform_spread.h): an object from field name
+// to its kSpreadLevels quantiles, ascending; platform_from_json passes over it, spread_from_json
+// reads only it.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -11,6 +14,7 @@
 
 #include "allocsim/core/params.h"
 #include "allocsim/core/platform.h"
+#include "allocsim/core/platform_spread.h"
 
 namespace allocsim {
 
@@ -20,8 +24,11 @@ class PlatformError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// JSON text (pretty, one key per line, declaration order) of every field.
-std::string platform_to_json(const PlatformProfile& p);
+/// JSON text (pretty, one key per line, declaration order) of every field, then the spread's
+/// fields that have quantiles (none: no "spread" key).
+std::string platform_to_json(const PlatformProfile& p, const PlatformSpread& spread = {});
+/// The "spread" of a platform file's JSON text (empty when it has none). Throws PlatformError.
+PlatformSpread spread_from_json(const std::string& text, const std::string& source = "<platform>");
 /// Parse JSON text; `source` names it in error messages. Throws PlatformError.
 PlatformProfile platform_from_json(const std::string& text, const std::string& source = "<platform>");
 
@@ -33,6 +40,7 @@ void apply_platform_overrides(PlatformProfile& p, const Params& sets);
 /// File helpers: read (throws PlatformError, also for an unreadable file) and atomic write
 /// (throws FileWriteError).
 PlatformProfile load_platform_file(const std::string& path);
-void save_platform_file(const std::string& path, const PlatformProfile& p);
+PlatformSpread load_platform_spread(const std::string& path);
+void save_platform_file(const std::string& path, const PlatformProfile& p, const PlatformSpread& spread = {});
 
 }  // namespace allocsim

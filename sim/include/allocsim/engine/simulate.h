@@ -5,6 +5,7 @@
 
 #include "allocsim/core/chooser.h"
 #include "allocsim/core/observer.h"
+#include "allocsim/core/platform_spread.h"
 #include "allocsim/core/policy.h"
 #include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
@@ -16,6 +17,9 @@ struct SimOptions {
   std::uint64_t seed = 1;
   Params params;              // scenario params overlaid with --set values
   PlatformProfile platform;   // costs (scenario's, or a calibrated --platform file)
+  /// Non-null: every cost is drawn from its distribution here (the --platform file's "spread"),
+  /// through the chooser, instead of charged at the profile's value. The caller keeps it alive.
+  const PlatformSpread* spread = nullptr;
   bool detect_races = true;   // --no-races turns the race detector off
   std::size_t max_findings = 20;
   bool findings_to_stderr = false;  // readable two-line form per finding

@@ -1,0 +1,53 @@
+// A platform profile's spread (issue 17): for each cost, its distribution as calibration measured
+// it, given by quantiles at fixed levels. The profile (platform.h) holds one value per cost, which a
+// single run charges every time; a run given a spread draws each charge from its cost's
+// distribution instead, through the run's Chooser (same seed, same draws), so `--samples` runs a
+// program under the timing variation the GPU showed. spin_ns_per_cycle's spread is the kernel
+// duration's: each device op's duration is scaled by (draw / the profile's spin_ns_per_cycle).
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "allocsim/core/platform.h"
+
+namespace allocsim {
+
+/// The quantile levels a spread is given at: the minimum, p10, p25, p50, p75, p90, p99, maximum.
+inline constexpr std::array<double, 8> kSpreadLevels = {0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 0.99, 1.0};
+
+struct PlatformSpread {
+  /// By kPlatformFields index: empty (the cost is fixed) or kSpreadLevels.size() ascending values.
+  std::array<std::vector<double>, kPlatformFields.size()> quantiles;
+
+  bool empty() const {
+    return std::all_of(quantiles.begin(), quantiles.end(), [](const auto& q) { return q.empty(); });
+  }
+  /// The value at probability `u` in [0, 1): linear between the quantiles around it (the inverse
+  /// of a piecewise-linear CDF through them).
+  static double at(const std::vector<double>& q, double u) {
+    for (std::size_t i = 1; i < kSpreadLevels.size(); ++i)
+      if (u <= kSpreadLevels[i]) {
+        const double lo = kSpreadLevels[i - 1], hi = kSpreadLevels[i];
+        const double t = hi > lo ? (u - lo) / (hi - lo) : 0;
+        return q[i - 1] + t * (q[i] - q[i - 1]);
+      }
+    return q.back();
+  }
+};
+
+/// The index of `f` in kPlatformFields.
+inline std::size_t platform_field_index(const PlatformField& f) { return std::size_t(&f - kPlatformFields.data()); }
+
+/// The quantiles at kSpreadLevels of `samples` (sorted in place); empty for no samples.
+inline std::vector<double> spread_quantiles(std::vector<double>& samples) {
+  std::vector<double> q;
+  if (samples.empty()) return q;
+  std::sort(samples.begin(), samples.end());
+  for (double level : kSpreadLevels)
+    q.push_back(samples[std::min(samples.size() - 1, std::size_t(level * double(samples.size() - 1) + 0.5))]);
+  return q;
+}
+
+}  // namespace allocsim
