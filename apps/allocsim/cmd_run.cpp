@@ -6,7 +6,9 @@
 // "cannot write"; files are written whole or not at all.
 #include <filesystem>
 #include <iostream>
+#include <algorithm>
 #include <memory>
+#include <thread>
 
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/perfetto_writer.h"
@@ -14,6 +16,8 @@
 #include "allocsim/results/run_summary.h"
 #include "allocsim/results/resolve.h"
 #include "allocsim/results/runner.h"
+#include "allocsim/results/platform_io.h"
+#include "allocsim/results/samples.h"
 #include "command.h"
 
 namespace {
@@ -28,7 +32,31 @@ struct RunArgs {
   bool no_races = false;
   bool fail_on_race = false;
   std::size_t findings = 3;
+  int samples = 0;  // > 0: Monte Carlo over the platform's spread (results/samples.h)
+  int jobs = 0;     // 0: every core
 };
+
+/// `--samples N`: N runs under the platform file's spread; prints the per-execution probabilities.
+int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const allocsim::Scenario& scenario) {
+  if (a.platform_path.empty())
+    throw allocsim::RunInputError("--samples needs --platform FILE with a \"spread\" (e.g. results/hw/h200/calibration.json)");
+  if (!a.trace_path.empty()) throw allocsim::RunInputError("--trace records one run: leave out --samples");
+  const allocsim::PlatformSpread spread = allocsim::load_platform_spread(a.platform_path);
+  if (spread.empty())
+    throw allocsim::RunInputError("--samples: " + a.platform_path + " has no \"spread\": nothing to draw costs from");
+  const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  const allocsim::SampleSet s = allocsim::run_samples(scenario, config, spread, a.samples, jobs);
+  std::cout << allocsim::format_samples(s);
+  if (!a.json_path.empty()) {
+    allocsim::write_file_atomically(a.json_path, allocsim::pretty_json(allocsim::samples_to_json(s)));
+    std::cout << "json      " << a.json_path << "\n";
+  }
+  std::cout.flush();
+  if (a.fail_on_race && (s.samples_with_manifest > 0 || s.incomplete > 0 ||
+                         std::any_of(s.latent.begin(), s.latent.end(), [](std::uint64_t n) { return n > 0; })))
+    return 1;
+  return 0;
+}
 
 // The directory an output file goes to must exist (checked before a possibly long run).
 void check_output_path(const std::string& path, const char* flag) {
@@ -57,6 +85,7 @@ int run(const RunArgs& a, const CLI::App& sub) {
   check_output_path(a.trace_path, "--trace");
 
   const allocsim::Scenario scenario = allocsim::load_for_run(config);
+  if (a.samples > 0) return run_sampled(a, config, scenario);
   std::unique_ptr<allocsim::PerfettoWriter> trace;
   std::vector<allocsim::Observer*> observers;
   if (!a.trace_path.empty()) {
@@ -97,6 +126,12 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
   sub.add_flag("--no-races", a->no_races, "turn the race detector off (faster; races are not counted)");
   sub.add_flag("--fail-on-race", a->fail_on_race, "exit 1 if a latent or manifest race is found or the run stalls");
   sub.add_option("--findings", a->findings, "how many finding records to print (default 3)");
+  sub.add_option("--samples", a->samples,
+                 "play the program N times, each cost drawn from the --platform file's spread: per-execution "
+                 "corruption probabilities with intervals, peak and blocking distributions")
+      ->check(CLI::Range(1, 10'000'000));
+  sub.add_option("--jobs", a->jobs, "threads for --samples (default: every core; output is the same for any)")
+      ->check(CLI::Range(1, 1024));
   sub.footer(
       "Examples:\n"
       "  allocsim run seed-repro\n"
@@ -104,6 +139,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       "  allocsim run conv-autotune --semaphore 1 --seed 7 --json out/run.json --trace out/run.trace.json\n"
       "  allocsim run training-churn --policy event-poll --set callback_latency_ns=50000 --no-races\n"
       "  allocsim run my-scenario.yaml --platform h200-calibrated.json\n"
+      "  allocsim run conv-autotune --samples 1000 --platform results/hw/h200/calibration.json\n"
       "Exit status: 0 ok, 1 races found (only with --fail-on-race), 2 bad input.");
   const CLI::App* subp = &sub;
   return [a, subp]() -> int {

@@ -21,7 +21,8 @@ std::string chosen(const std::string& requested, const std::string& fallback) {
 
 }  // namespace
 
-RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector<Observer*> extra) {
+RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector<Observer*> extra,
+                  const std::function<void(SimOptions&)>& adjust) {
   SimOptions options = resolve_sim_options(scenario, config);
   const std::string policy_name = chosen(config.policy, scenario.default_policy);
   const std::string guard_name = chosen(config.guard, scenario.default_guard);
@@ -31,6 +32,7 @@ RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector
   std::unique_ptr<Guard> guard = make_guard(guard_name, options.params);
   if (!guard) throw RunInputError("unknown guard '" + guard_name + "' (valid: " + names_of(list_guards()) + ")");
   options.observers = std::move(extra);
+  if (adjust) adjust(options);
 
   return simulate(scenario, *policy, *guard, options);
 }

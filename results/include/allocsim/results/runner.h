@@ -3,6 +3,7 @@
 // guard and options each call and is safe to call from several threads at once (each on its own
 // RunConfig; the Scenario is only read).
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "allocsim/core/observer.h"
@@ -17,6 +18,8 @@ namespace allocsim {
 /// Run it. Throws RunInputError for bad input (unknown policy or guard: the message lists the
 /// valid names). Run-time conditions (deadlock, OOM, races) are results, never exceptions.
 /// The result's scenario/policy/guard/semaphore/seed are the resolved values.
-RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector<Observer*> extra = {});
+/// `adjust` (optional) changes the resolved options last, e.g. a sample's seed and spread.
+RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector<Observer*> extra = {},
+                  const std::function<void(SimOptions&)>& adjust = {});
 
 }  // namespace allocsim
