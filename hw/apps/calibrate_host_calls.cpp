@@ -13,7 +13,8 @@
 
 namespace allocsim::hw {
 
-HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenario& workload, int trials) {
+HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,
+                                         int trials) {
   std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> samples{};
   std::vector<std::uint32_t> bookkeeping;
   HostCallCalibration out;
@@ -39,8 +40,11 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenari
   // calls do not average out). Launches are the exception: in the workload over a tenth of them
   // block on a full launch queue (~160 us at p90), back-pressure the model does not have, so a
   // launch costs its median. Each distribution goes to the log.
-  auto estimate = [&out](std::vector<std::uint32_t>& v, const char* name, bool median) {
+  auto estimate = [&out, &spread](std::vector<std::uint32_t>& v, const char* name, bool median) {
     std::sort(v.begin(), v.end());
+    // A launch gets no spread: the upper part of its distribution is that back-pressure too.
+    std::vector<double> as_double(v.begin(), v.end());
+    if (!median) spread.quantiles[platform_field_index(*find_platform_field(name))] = spread_quantiles(as_double);
     auto q = [&v](double p) { return double(v[std::min(v.size() - 1, std::size_t(p * double(v.size())))]); };
     const std::size_t keep = std::max<std::size_t>(1, v.size() * 99 / 100);
     double trimmed = 0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "allocsim/core/platform.h"
+#include "allocsim/core/platform_spread.h"
 #include "allocsim/core/scenario.h"
 
 namespace allocsim::hw {
@@ -25,6 +26,8 @@ struct HostCallCalibration {
 /// Runs `workload` `trials` times under each registered policy (guard `none`) with `profile`'s spin
 /// rate, then sets the host-call fields of `profile` and release_bookkeeping_ns as above.
 /// Throws HwError when a field had no call to measure.
-HostCallCalibration calibrate_host_calls(PlatformProfile& profile, const Scenario& workload, int trials);
+/// Each field's spread (its quantiles over the workload's calls) goes to `spread`.
+HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,
+                                         int trials);
 
 }  // namespace allocsim::hw

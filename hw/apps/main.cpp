@@ -52,11 +52,12 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   hw::CalibrationOutput c = hw::calibrate_device(iterations);
   RunConfig workload_run;
   workload_run.scenario = kCalibrationWorkload;
-  const hw::HostCallCalibration host = hw::calibrate_host_calls(c.profile, load_for_run(workload_run), trials);
+  const hw::HostCallCalibration host =
+      hw::calibrate_host_calls(c.profile, c.spread, load_for_run(workload_run), trials);
   for (const PlatformField& f : kPlatformFields)
     if (!(platform_value(c.profile, f) >= 0))
       throw hw::HwError(std::string("calibrate: no valid measurement of ") + f.name);
-  save_platform_file(out_path, c.profile);
+  save_platform_file(out_path, c.profile, c.spread);
   std::cout << "host calls measured in: " << host.workload << "\n";
   for (const auto& [name, count] : host.counts) std::cout << "  " << name << ": over " << count << " calls\n";
   for (const std::string& line : host.quantiles) std::cout << "  " << line << "\n";
@@ -68,7 +69,7 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
 }
 
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
-                 const std::string& out_dir, const std::string& command) {
+                 int sim_samples, const std::string& out_dir, const std::string& command) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -80,9 +81,11 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
     if (!make_guard(g, resolved.params)) throw std::invalid_argument("unknown guard '" + g + "'");
   if (trials < 1) throw std::invalid_argument("--trials must be >= 1");
   config.trials = trials;
+  config.sim_samples = sim_samples;
   config.semaphore = resolved.semaphore;
   config.params = resolved.params;
   config.platform = resolved.platform;
+  if (run.platform_file) config.spread = load_platform_spread(*run.platform_file);
 
   hw::ValidateReport report;
   report.device = hw::describe_gpu() + " (HIP on NVIDIA)";
@@ -119,6 +122,11 @@ int main(int argc, char** argv) {
   val->add_option("--policies", policies, "comma list or all");
   val->add_option("--guards", guards, "comma list or all");
   val->add_option("--trials", trials, "trials per combination");
+  int sim_samples = 0;
+  val->add_option("--sim-samples", sim_samples,
+                  "simulated runs per combination, each with the next seed and, when the --platform file has a "
+                  "spread, costs drawn from it (default: one per trial)")
+      ->check(CLI::Range(1, 100000));
   val->add_option("--out", out, "output folder")->required();
   val->add_option("--platform", platform, "platform profile JSON (from calibrate)");
   val->add_option("--semaphore", semaphore, "compute semaphore capacity (default: the scenario's)")
@@ -147,7 +155,7 @@ int main(int argc, char** argv) {
     if (val->count("--semaphore")) run.semaphore = semaphore;
     run.sets = set_params(parse_set_items(sets));
     if (!platform.empty()) run.platform_file = platform;
-    return cmd_validate(run, policies, guards, trials, out, join_args(argc, argv));
+    return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv));
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

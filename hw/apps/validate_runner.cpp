@@ -107,7 +107,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   // The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
   // same file the hardware's spin cycles come from), semaphore and params; one seed per trial.
   // Every finding is kept so each manifest corruption can be attributed to its execution.
-  const int sim_runs = std::max(1, config.trials);
+  const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
   int manifest_runs = 0;
   std::vector<double> sim_ns_per_free;
   for (int t = 0; t < sim_runs; ++t) {
@@ -118,6 +118,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     so.seed = seeds::nth(scenario.seed, std::uint64_t(t));
     so.params = config.params;
     so.platform = config.platform;
+    so.spread = config.spread.empty() ? nullptr : &config.spread;
     so.max_events = 200'000'000;
     so.max_findings = std::size_t(1) << 30;
     RunResult r = simulate(scenario, *p, *g, so);

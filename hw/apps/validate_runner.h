@@ -12,9 +12,11 @@ namespace allocsim::hw {
 struct ValidateConfig {
   std::vector<std::string> policies, guards;
   int trials = 10;
+  int sim_samples = 0;  // simulated runs per combination (seeds); 0: one per trial
   int semaphore = 32;
   Params params;  // scenario params + --set values (policies read them too)
   PlatformProfile platform;
+  PlatformSpread spread;  // the --platform file's; non-empty: each simulated run draws its costs from it
   bool quiet = false;
 };
 

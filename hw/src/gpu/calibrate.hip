@@ -69,6 +69,10 @@ double spin_ns(hipStream_t s, long long cycles) {
   return double(ms) * 1e6;
 }
 
+void set_spread(CalibrationOutput& out, const char* field, std::vector<double> samples) {
+  out.spread.quantiles[platform_field_index(*find_platform_field(field))] = spread_quantiles(samples);
+}
+
 }  // namespace
 
 CalibrationOutput calibrate_device(int n) {
@@ -94,6 +98,13 @@ CalibrationOutput calibrate_device(int n) {
     per_cycle_1m.push_back(t1 / 1e6);
   }
   out.profile.spin_ns_per_cycle = median(slope);
+  {  // kernel-duration jitter: 200 spins of ~100 us, each over their median, scaled to the rate
+    std::vector<double> t;
+    for (int i = 0; i < 200; ++i) t.push_back(spin_ns(s, 200'000));
+    const double mid = median(t);
+    for (double& x : t) x = out.profile.spin_ns_per_cycle * x / mid;
+    set_spread(out, "spin_ns_per_cycle", t);
+  }
   out.extra.emplace_back("spin_1M_cycles_ns", median(per_cycle_1m) * 1e6);
 
   // Callbacks on an idle stream, through the relay: from the enqueue's return (when the
@@ -111,6 +122,7 @@ CalibrationOutput calibrate_device(int n) {
     std::this_thread::sleep_for(std::chrono::microseconds(200));  // let the relay's thread fall asleep
   }
   out.profile.callback_latency_ns = TimeNs(median(latency));
+  set_spread(out, "callback_latency_ns", latency);
 
   // Back-to-back callbacks released together behind a spin: the spacing is the per-callback cost
   // of an awake relay (the host function and the hand-off to the next).
@@ -121,6 +133,9 @@ CalibrationOutput calibrate_device(int n) {
     for (int i = 0; i < k; ++i) stamps.enqueue(s);
     stamps.wait_for(seen + k, Clock::now() + std::chrono::seconds(10));
     out.profile.callback_run_ns = TimeNs(double(stamps.stamp(seen + k - 1) - stamps.stamp(seen)) / (k - 1));
+    std::vector<double> gaps;
+    for (int i = 1; i < k; ++i) gaps.push_back(double(stamps.stamp(seen + i) - stamps.stamp(seen + i - 1)));
+    set_spread(out, "callback_run_ns", gaps);
   }
 
   // Blocking sync wake-up: spin of known device length, host polls the stream; extra time = wake-up.
@@ -135,6 +150,7 @@ CalibrationOutput calibrate_device(int n) {
     wake.push_back(std::max(0.0, ns_since(t) - dev));
   }
   out.profile.sync_wakeup_ns = TimeNs(median(wake));
+  set_spread(out, "sync_wakeup_ns", wake);
 
   ALLOCSIM_HIP_CHECK(hipStreamDestroy(s));
   return out;

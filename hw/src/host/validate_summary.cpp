@@ -23,8 +23,9 @@ namespace fs = std::filesystem;
 namespace json = boost::json;
 
 // Rate differences beyond this many percentage points are marked in the tables: the tolerance
-// issue 17 sets for a whole scenario x semaphore.
+// issue 17 sets for a whole scenario x semaphore, and the one it sets for each execution.
 constexpr double kMarkedDiffPp = 10.0;
+constexpr double kMarkedExecutionDiffPp = 20.0;
 // The simulator's host cost per free agrees with the hardware's when within this fraction of it
 // (issue 15, point 5).
 constexpr double kHostCostTolerance = 0.25;
@@ -37,6 +38,32 @@ struct Run {
   double hw_rate = 0, sim_rate = 0, host_ns_per_free = 0, sim_host_ns_per_free = 0;
   std::array<CallTime, std::size_t(HostCall::kCount)> host_calls{};
   std::uint64_t frees = 0;
+  std::vector<int> hw_by_execution, sim_by_execution;  // trials / simulated runs with a corruption, per execution
+
+  /// Per execution: the hardware's corrupted-trial fraction minus the simulator's probability.
+  std::vector<double> execution_diffs() const {
+    std::vector<double> d;
+    for (std::size_t e = 0; e < hw_by_execution.size() && e < sim_by_execution.size(); ++e)
+      d.push_back((trials ? double(hw_by_execution[e]) / trials : 0) -
+                  (sim_runs ? double(sim_by_execution[e]) / sim_runs : 0));
+    return d;
+  }
+  double largest_execution_diff_pp() const {
+    double worst = 0;
+    for (double d : execution_diffs())
+      if (std::fabs(d) > std::fabs(worst)) worst = d;
+    return 100 * worst;
+  }
+  /// Brier score of the simulator's per-execution probabilities against each trial's outcome.
+  double brier() const {
+    double sum = 0, n = 0;
+    for (std::size_t e = 0; e < hw_by_execution.size() && e < sim_by_execution.size(); ++e) {
+      const double p = sim_runs ? double(sim_by_execution[e]) / sim_runs : 0, k = hw_by_execution[e];
+      sum += k * (1 - p) * (1 - p) + (trials - k) * p * p;
+      n += trials;
+    }
+    return n > 0 ? sum / n : 0;
+  }
   int sim_runs = 0;
   bool sim_available = true;
   std::string error;
@@ -59,9 +86,9 @@ std::string fmt(const char* f, double v) {
 }
 std::string mib(std::uint64_t bytes) { return fmt("%.2f", double(bytes) / (1 << 20)); }
 std::string pct(double rate) { return fmt("%.1f%%", 100.0 * rate); }
-std::string pp(double v) {
+std::string pp(double v, double marked_beyond = kMarkedDiffPp) {
   std::string s = fmt("%+.1f pp", v);
-  return std::fabs(v) > kMarkedDiffPp ? "**" + s + "**" : s;
+  return std::fabs(v) > marked_beyond ? "**" + s + "**" : s;
 }
 
 const json::value& field(const json::object& o, const char* key, const fs::path& file) {
@@ -122,6 +149,8 @@ void read_file(const fs::path& file, Session& s) {
     r.sim_rate = num(sim, "manifest_rate", file);
     r.peak_sim = u64(sim, "peak_bytes_in_use", file);
     r.sim_host_ns_per_free = num(sim, "host_ns_per_free", file);
+    for (const json::value& x : field(o, "corrupted_by_execution", file).as_array()) r.hw_by_execution.push_back(json::value_to<int>(x));
+    for (const json::value& x : field(sim, "manifest_by_execution", file).as_array()) r.sim_by_execution.push_back(json::value_to<int>(x));
     r.sim_available = json::value_to<bool>(field(sim, "available", file));
     s.runs.push_back(std::move(r));
   }
@@ -169,16 +198,21 @@ std::string validate_summary_markdown(const std::string& dir) {
   o << "## Per scenario and semaphore\n\n"
     << "Rates are per execution: hardware = executions with a read that saw another allocation's data; "
        "simulator = executions with a manifest corruption. `racy in sim` counts combinations with a "
-       "latent race or a manifest corruption; `corrupted on hw` those with a corrupted trial.\n\n"
+       "latent race or a manifest corruption; `corrupted on hw` those with a corrupted trial. Per execution "
+       "index, the hardware's fraction of trials that corrupted it is set against the simulator's fraction of "
+       "runs (its probability); the largest difference is listed, and the Brier score of those probabilities "
+       "against each trial's outcome.\n\n"
     << "| scenario | semaphore | combinations | racy in sim | corrupted on hw | hw rate, all | sim rate, all | "
-       "diff | largest per-combination diff |\n|---|---|---|---|---|---|---|---|---|\n";
+       "diff | largest per-combination diff | largest per-execution diff |\n|---|---|---|---|---|---|---|---|---|---|\n";
   std::map<std::pair<std::string, int>, std::vector<const Run*>> groups;
   for (const Run& r : s.runs) groups[{r.scenario, r.semaphore}].push_back(&r);
   for (const auto& [key, runs] : groups) {
     int racy = 0, corrupted = 0;
     double hw_execs = 0, sim_execs = 0, total = 0;
     const Run* worst = runs.front();
+    const Run* worst_exec = runs.front();
     for (const Run* r : runs) {
+      if (std::fabs(r->largest_execution_diff_pp()) > std::fabs(worst_exec->largest_execution_diff_pp())) worst_exec = r;
       racy += r->sim_racy();
       corrupted += r->corrupted > 0;
       hw_execs += double(r->corrupted_executions);
@@ -189,13 +223,15 @@ std::string validate_summary_markdown(const std::string& dir) {
     const double hw_rate = total > 0 ? hw_execs / total : 0, sim_rate = total > 0 ? sim_execs / total : 0;
     o << "| " << key.first << " | " << key.second << " | " << runs.size() << " | " << racy << " | " << corrupted
       << " | " << pct(hw_rate) << " | " << pct(sim_rate) << " | " << pp(100.0 * (hw_rate - sim_rate)) << " | "
-      << pp(worst->diff_pp()) << " (" << worst->combo() << ") |\n";
+      << pp(worst->diff_pp()) << " (" << worst->combo() << ") | " << pp(worst_exec->largest_execution_diff_pp())
+      << " (" << worst_exec->combo() << ") |\n";
   }
 
   // ---- every combination with a race or corruption on either side
   o << "\n## Combinations racy in the simulator or corrupted on the hardware\n\n"
     << "| scenario | semaphore | policy + guard | aliased trials | corrupted trials | hw corrupted executions | "
-       "sim latent | sim manifest executions | diff |\n|---|---|---|---|---|---|---|---|---|\n";
+       "sim latent | sim manifest executions | diff | largest per-execution diff | Brier |\n"
+       "|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::size_t quiet = 0, quiet_but_corrupted = 0;
   for (const Run& r : s.runs) {
     if (!r.sim_racy() && r.corrupted == 0) {
@@ -208,7 +244,7 @@ std::string validate_summary_markdown(const std::string& dir) {
       << " | " << r.corrupted << "/" << r.trials << " | " << r.corrupted_executions << "/" << execs << " ("
       << pct(r.hw_rate) << ") | " << r.latent << " | " << r.manifest_executions << "/"
       << std::uint64_t(r.sim_runs) * std::uint64_t(r.executions) << " (" << pct(r.sim_rate) << ") | "
-      << pp(r.diff_pp()) << " |\n";
+      << pp(r.diff_pp()) << " | " << pp(r.largest_execution_diff_pp(), kMarkedExecutionDiffPp) << " | " << fmt("%.3f", r.brier()) << " |\n";
   }
   o << "\nThe other " << quiet << " of " << s.runs.size()
     << " combinations have no latent race and no manifest corruption in the simulator and no corrupted "

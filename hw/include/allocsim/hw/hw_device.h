@@ -16,6 +16,7 @@
 
 #include "allocsim/core/device.h"
 #include "allocsim/core/platform.h"
+#include "allocsim/core/platform_spread.h"
 #include "allocsim/core/scenario.h"
 #include "allocsim/hw/host_calls.h"
 
@@ -88,6 +89,7 @@ std::unique_ptr<HwDevice> make_hip_device(const Scenario& scenario, const HwDevi
 /// `allocsim-hw calibrate`: measured costs (medians), and the raw samples summary for the log.
 struct CalibrationOutput {
   PlatformProfile profile;
+  PlatformSpread spread;  // each cost's distribution (issue 17), where calibration has samples of it
   std::string device;
   std::vector<std::pair<std::string, double>> extra;  // name -> value (ns unless named otherwise)
 };
