@@ -1,5 +1,6 @@
 // `allocsim-hw calibrate`, its device-side part: the spin rate, the callback route's wake-up and
-// back-to-back cost, and the synchronize wake-up, each a median over `iterations` samples after a
+// back-to-back cost, the synchronize wake-up, and the validation kernel's own device time (the gap
+// between dependent ops, its check and fill passes), each a median over samples after a
 // warm-up (host times from steady_clock, device times from timing events). Callbacks are timed
 // through the backend's own CallbackRelay, the route validation's callbacks take. The host-call
 // fields are left at -1 here: hw/apps/calibrate_host_calls.cpp measures them inside a running
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "allocsim/core/platform.h"
+#include "allocsim/hw/pattern.h"
 #include "callback_relay.h"
 #include "kernels.h"
 
@@ -136,6 +138,58 @@ CalibrationOutput calibrate_device(int n) {
     std::vector<double> gaps;
     for (int i = 1; i < k; ++i) gaps.push_back(double(stamps.stamp(seen + i) - stamps.stamp(seen + i - 1)));
     set_spread(out, "callback_run_ns", gaps);
+  }
+
+  // The op kernel's own device time (validation only): the gap between dependent ops on one stream
+  // (eleven empty ops against one), and its check and fill passes per MiB.
+  {
+    const std::uint64_t max_bytes = 64ull << 20;
+    std::uint32_t* buf = nullptr;
+    unsigned long long* counters = nullptr;
+    ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&buf), max_bytes));
+    ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters), 4 * sizeof(unsigned long long)));
+    ALLOCSIM_HIP_CHECK(hipMemset(buf, 0, max_bytes));
+    int sms = 1;
+    ALLOCSIM_HIP_CHECK(hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, 0));
+    auto timed = [&](const OpDescriptor& a, int times) {
+      std::vector<double> t;
+      for (int i = 0; i < 30; ++i) {
+        hipEvent_t e0, e1;
+        ALLOCSIM_HIP_CHECK(hipEventCreate(&e0));
+        ALLOCSIM_HIP_CHECK(hipEventCreate(&e1));
+        ALLOCSIM_HIP_CHECK(hipEventRecord(e0, s));
+        for (int k = 0; k < times; ++k) ALLOCSIM_HIP_CHECK(launch_op(a, s));
+        ALLOCSIM_HIP_CHECK(hipEventRecord(e1, s));
+        ALLOCSIM_HIP_CHECK(hipEventSynchronize(e1));
+        float ms = 0;
+        ALLOCSIM_HIP_CHECK(hipEventElapsedTime(&ms, e0, e1));
+        t.push_back(double(ms) * 1e6);
+        ALLOCSIM_HIP_CHECK(hipEventDestroy(e0));
+        ALLOCSIM_HIP_CHECK(hipEventDestroy(e1));
+      }
+      return median(t);
+    };
+    OpDescriptor empty;
+    empty.mismatch_counters = counters;
+    empty.stale_counters = counters + 2;
+    empty.max_blocks = unsigned(sms);
+    const double one = timed(empty, 1), eleven = timed(empty, 11);
+    out.profile.device_op_gap_ns = TimeNs(std::max(0.0, (eleven - one) / 10));
+    // Per MiB over 16 MiB, the scale of the scenarios' buffers (smaller ones sit in L2 and check
+    // faster, 64 MiB ones slower: this is one point of that curve).
+    const std::uint64_t mib = 16;
+    OpDescriptor r = empty, w = empty;
+    KernelSegment seg;
+    seg.base = buf;
+    seg.count = (mib << 20) / 4;
+    seg.alloc = 0;
+    seg.version = kZeroVersion;
+    r.reads[r.num_reads++] = seg;
+    w.writes[w.num_writes++] = seg;
+    out.profile.op_check_ns_per_mib = TimeNs(std::max(0.0, (timed(r, 1) - one) / double(mib)));
+    out.profile.op_fill_ns_per_mib = TimeNs(std::max(0.0, (timed(w, 1) - one) / double(mib)));
+    ALLOCSIM_HIP_CHECK(hipFree(buf));
+    ALLOCSIM_HIP_CHECK(hipFree(counters));
   }
 
   // Blocking sync wake-up: spin of known device length, host polls the stream; extra time = wake-up.

@@ -113,6 +113,20 @@ TimeNs SimDevice::op_duration(TimeNs nominal) {
   return TimeNs(std::llround(double(nominal) * PlatformSpread::at(q, u) / config_.platform.spin_ns_per_cycle));
 }
 
+TimeNs SimDevice::device_time(const DeviceOp& op) {
+  const PlatformProfile& p = config_.platform;
+  TimeNs t = op_duration(op.duration) + p.device_op_gap_ns;
+  if (p.op_check_ns_per_mib > 0 || p.op_fill_ns_per_mib > 0) {
+    auto mib = [](const std::vector<DeviceAccess>& v) {
+      double bytes = 0;
+      for (const DeviceAccess& a : v) bytes += double(a.range.bytes);
+      return bytes / double(1 << 20);
+    };
+    t += TimeNs(std::llround(mib(op.reads) * double(p.op_check_ns_per_mib) + mib(op.writes) * double(p.op_fill_ns_per_mib)));
+  }
+  return t;
+}
+
 TimeNs SimDevice::now() const { return current_ == Agent::Host ? host_.now : cb_.now; }
 
 void SimDevice::warn(std::string message) {

@@ -134,6 +134,9 @@ class SimDevice final : public Device {
   TimeNs cost(TimeNs PlatformProfile::*member);
   /// A device op's duration under the spread of spin_ns_per_cycle (the kernel's jitter).
   TimeNs op_duration(TimeNs nominal);
+  /// How long a device op holds its stream: the gap after the op before it, its duration, and the
+  /// validation kernel's check and fill passes over what it reads and writes (platform.h).
+  TimeNs device_time(const DeviceOp& op);
   void charge(TimeNs cost) {
     mem_.flush();  // host time passes: a deferred release state was visible
     agent_now() += cost;

@@ -45,7 +45,7 @@ void SimDevice::advance(StreamId s) {
         st.busy = true;
         st.op_start = now_;
         streams_.device_op_started(now_);
-        queue_.push(now_ + op_duration(op.dev.duration), kOpEnd, s);
+        queue_.push(now_ + device_time(op.dev), kOpEnd, s);
         return;
       case StreamOp::Kind::Record: {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));

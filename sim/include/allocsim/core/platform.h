@@ -33,6 +33,12 @@ struct PlatformProfile {
   TimeNs host_free_ns = 446;
   TimeNs release_bookkeeping_ns = 1497;
   TimeNs sync_wakeup_ns = 2006;
+  // The HIP backend's validation kernels on the device, besides their spin: 0 by default, as a
+  // program whose durations were measured already includes what its kernels do; a calibration
+  // file sets them, so validation predicts the kernels it runs.
+  TimeNs device_op_gap_ns = 0;
+  TimeNs op_check_ns_per_mib = 0;
+  TimeNs op_fill_ns_per_mib = 0;
   double spin_ns_per_cycle = 0.5049;
 };
 
@@ -49,7 +55,7 @@ struct PlatformField {
   const char* description;
 };
 
-inline constexpr std::array<PlatformField, 14> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 17> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy"},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -76,6 +82,12 @@ inline constexpr std::array<PlatformField, 14> kPlatformFields = {{
      "host time of a release besides the backend calls it makes: the runtime's bookkeeping of the buffer"},
     {"sync_wakeup_ns", &PlatformProfile::sync_wakeup_ns, nullptr,
      "host wake-up after a blocking synchronize completes"},
+    {"device_op_gap_ns", &PlatformProfile::device_op_gap_ns, nullptr,
+     "device time a stream spends between two dependent ops (validation kernels; 0: in the durations)"},
+    {"op_check_ns_per_mib", &PlatformProfile::op_check_ns_per_mib, nullptr,
+     "device time the validation kernel's pattern check adds per MiB an op reads (0: not a validation run)"},
+    {"op_fill_ns_per_mib", &PlatformProfile::op_fill_ns_per_mib, nullptr,
+     "device time the validation kernel's pattern fill adds per MiB an op writes (0: not a validation run)"},
     {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,
      "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)"},
 }};
