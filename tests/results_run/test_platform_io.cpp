@@ -106,3 +106,33 @@ TEST_CASE("the defaults are the committed H200 calibration", "[platform]") {
     else CHECK(platform_value(defaults, f) == Approx(platform_value(measured, f)).epsilon(1e-3));
   }
 }
+
+TEST_CASE("a platform file's spread round-trips and is checked", "[platform][spread]") {
+  PlatformSpread s;
+  const PlatformField& latency = *find_platform_field("callback_latency_ns");
+  s.quantiles[platform_field_index(latency)] = {1, 2, 3, 4, 5, 6, 7};
+  const std::string text = platform_to_json(PlatformProfile{}, s);
+  CHECK(spread_from_json(text).quantiles[platform_field_index(latency)] == s.quantiles[platform_field_index(latency)]);
+  CHECK(same(platform_from_json(text), PlatformProfile{}));  // the profile reader passes over it
+  CHECK(spread_from_json(platform_to_json(PlatformProfile{})).empty());
+  CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"callback_latency_ns": [1, 2]}})"), Catch::Contains("7 quantiles"));
+  CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"callback_latency_ns": [1, 2, 3, 4, 5, 6, 0]}})"),
+                    Catch::Contains("ascending"));
+  CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"nope_ns": [1, 2, 3, 4, 5, 6, 7]}})"), Catch::Contains("unknown key"));
+}
+
+TEST_CASE("a spread is drawn by its quantiles: linear between levels, p99 above the last", "[platform][spread]") {
+  const std::vector<double> q = {0, 10, 25, 50, 75, 90, 99};
+  CHECK(PlatformSpread::at(q, 0.0) == Approx(0));
+  CHECK(PlatformSpread::at(q, 0.05) == Approx(5));
+  CHECK(PlatformSpread::at(q, 0.5) == Approx(50));
+  CHECK(PlatformSpread::at(q, 0.95) == Approx(95));
+  CHECK(PlatformSpread::at(q, 0.999) == Approx(99));
+  std::vector<double> samples;
+  for (int i = 0; i <= 1000; ++i) samples.push_back(double(1000 - i));
+  const std::vector<double> measured = spread_quantiles(samples);
+  REQUIRE(measured.size() == kSpreadLevels.size());
+  CHECK(measured.front() == 0);
+  CHECK(measured[3] == 500);
+  CHECK(measured.back() == 990);
+}
