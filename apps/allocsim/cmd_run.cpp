@@ -4,19 +4,19 @@
 // did not complete; 2 bad input (unknown scenario/policy/guard, bad --set, unreadable or
 // unwritable files). Output paths are checked before the run, so a long run never ends in
 // "cannot write"; files are written whole or not at all.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <algorithm>
 #include <memory>
 #include <thread>
 
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/perfetto_writer.h"
+#include "allocsim/results/platform_io.h"
 #include "allocsim/results/result_json.h"
 #include "allocsim/results/run_summary.h"
 #include "allocsim/results/resolve.h"
 #include "allocsim/results/runner.h"
-#include "allocsim/results/platform_io.h"
 #include "allocsim/results/samples.h"
 #include "command.h"
 
@@ -39,7 +39,7 @@ struct RunArgs {
 /// `--samples N`: N runs under the platform file's spread; prints the per-execution probabilities.
 int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const allocsim::Scenario& scenario) {
   if (a.platform_path.empty())
-    throw allocsim::RunInputError("--samples needs --platform FILE with a \"spread\" (e.g. results/hw/h200/calibration.json)");
+    throw allocsim::RunInputError("--samples needs --platform FILE with a \"spread\" (e.g. results/hw/h200-samples/calibration.json)");
   if (!a.trace_path.empty()) throw allocsim::RunInputError("--trace records one run: leave out --samples");
   const allocsim::PlatformSpread spread = allocsim::load_platform_spread(a.platform_path);
   if (spread.empty())
