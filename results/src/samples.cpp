@@ -4,24 +4,18 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/math/distributions/binomial.hpp>
-#include <cstdio>
 #include <set>
 #include <thread>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/execution_units.h"
 #include "allocsim/results/runner.h"
+#include "report_format.h"
 
 namespace allocsim {
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-std::string pct(double v) { return fmt("%.1f%%", 100 * v); }
+std::string pct(double v) { return results::detail::fixed(100 * v, 1) + "%"; }
 
 template <class T>
 T quantile(std::vector<T> v, double p) {
@@ -111,8 +105,8 @@ std::string format_samples(const SampleSet& s) {
   const auto [lat_lo, lat_hi] = std::minmax_element(s.latent.begin(), s.latent.end());
   o += "latent    " + std::to_string(*lat_lo) + (*lat_lo == *lat_hi ? " in every sample (this schedule's races do not depend on timing)"
                                                                      : "–" + std::to_string(*lat_hi) + " (timing changes the schedule)") + "\n";
-  auto mib = [](std::uint64_t b) { return fmt("%.2f MiB", double(b) / (1 << 20)); };
-  auto us = [](TimeNs t) { return fmt("%.1f us", double(t) / 1000); };
+  auto mib = [](std::uint64_t b) { return results::detail::fixed(double(b) / (1 << 20), 2) + " MiB"; };
+  auto us = [](TimeNs t) { return results::detail::fixed(double(t) / 1000, 1) + " us"; };
   o += "peak      in-use median " + mib(quantile(s.peak_in_use, 0.5)) + ", p95 " + mib(quantile(s.peak_in_use, 0.95)) +
        ", max " + mib(quantile(s.peak_in_use, 1.0)) + "\n";
   o += "blocked   by the policy median " + us(quantile(s.blocked_policy, 0.5)) + ", p95 " +
