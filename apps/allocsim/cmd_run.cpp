@@ -34,6 +34,7 @@ struct RunArgs {
   std::size_t findings = 3;
   int samples = 0;  // > 0: Monte Carlo over the platform's spread (results/samples.h)
   int jobs = 0;     // 0: every core
+  std::string progress = "auto";
 };
 
 /// `--samples N`: N runs under the platform file's spread; prints the per-execution probabilities.
@@ -45,7 +46,12 @@ int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const alloc
   if (spread.empty())
     throw allocsim::RunInputError("--samples: " + a.platform_path + " has no \"spread\": nothing to draw costs from");
   const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
-  const allocsim::SampleSet s = allocsim::run_samples(scenario, config, spread, a.samples, jobs);
+  using Meter = allocsim::results::ProgressMeter;
+  Meter::Style style = Meter::Style::Off;
+  if (a.progress == "bar" || (a.progress == "auto" && Meter::stderr_is_tty())) style = Meter::Style::Bar;
+  else if (a.progress == "lines" || a.progress == "auto") style = Meter::Style::Lines;
+  Meter meter(std::size_t(a.samples), 0, std::cerr, style, "samples", "samples");
+  const allocsim::SampleSet s = allocsim::run_samples(scenario, config, spread, a.samples, jobs, &meter);
   std::cout << allocsim::format_samples(s);
   if (!a.json_path.empty()) {
     allocsim::write_file_atomically(a.json_path, allocsim::pretty_json(allocsim::samples_to_json(s)));
@@ -132,6 +138,8 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       ->check(CLI::Range(1, 10'000'000));
   sub.add_option("--jobs", a->jobs, "threads for --samples (default: every core; output is the same for any)")
       ->check(CLI::Range(1, 1024));
+  sub.add_option("--progress", a->progress, "with --samples, on stderr: auto (bar on a terminal, lines otherwise), bar, lines or off")
+      ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));
   sub.footer(
       "Examples:\n"
       "  allocsim run seed-repro\n"

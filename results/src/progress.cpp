@@ -8,15 +8,17 @@
 
 namespace allocsim::results {
 
-ProgressMeter::ProgressMeter(std::size_t total, std::size_t already_done, std::ostream& out, Style style)
+ProgressMeter::ProgressMeter(std::size_t total, std::size_t already_done, std::ostream& out, Style style,
+                             std::string what, std::string unit)
     : total_(total), done_(already_done), started_with_(already_done), out_(out), style_(style),
+      what_(std::move(what)), unit_(std::move(unit)),
       start_(Clock::now()), last_draw_(start_ - std::chrono::seconds(10)) {
   last_decile_ = total ? static_cast<int>(already_done * 10 / total) : 10;
   if (style_ == Style::Off) return;
   if (style_ == Style::Lines || already_done > 0) {
     std::lock_guard lock(mu_);
     if (style_ == Style::Lines)
-      out_ << "sweep: " << total_ << " jobs, " << already_done << " already done\n" << std::flush;
+      out_ << what_ << ": " << total_ << " " << unit_ << ", " << already_done << " already done\n" << std::flush;
     else
       draw(false);
   }
@@ -67,7 +69,7 @@ void ProgressMeter::draw(bool final_line) {
   if (total_) line << " (" << done_ * 100 / total_ << "%)";
   char rate_buf[32];
   std::snprintf(rate_buf, sizeof rate_buf, "%.1f", rate);
-  line << "  " << rate_buf << " jobs/s";
+  line << "  " << rate_buf << " " << unit_ << "/s";
   if (final_line) line << "  took " << format_duration(elapsed);
   else line << "  ETA " << (rate > 0 ? format_duration((total_ - done_) / rate) : std::string("?"));
   if (style_ == Style::Bar) {
@@ -76,7 +78,7 @@ void ProgressMeter::draw(bool final_line) {
     out_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << line.str()
          << "   " << (final_line ? "\n" : "") << std::flush;
   } else {
-    out_ << "sweep: " << line.str() << "\n" << std::flush;
+    out_ << what_ << ": " << line.str() << "\n" << std::flush;
   }
 }
 

@@ -41,7 +41,7 @@ std::pair<double, double> binomial_interval(int k, int n) {
 }
 
 SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread, int samples,
-                      int jobs) {
+                      int jobs, results::ProgressMeter* progress) {
   if (samples < 1) throw RunInputError("--samples must be at least 1");
   std::vector<RunResult> results(static_cast<std::size_t>(samples));
   std::vector<std::string> errors(static_cast<std::size_t>(samples));
@@ -57,12 +57,14 @@ SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const P
       } catch (const std::exception& e) {
         errors[std::size_t(i)] = e.what();
       }
+      if (progress) progress->tick();
     }
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < std::max(1, std::min(jobs, samples)); ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  if (progress) progress->finish();
   for (const std::string& e : errors)
     if (!e.empty()) throw RunInputError(e);  // the same bad input fails every sample: report the first
 

@@ -1,4 +1,4 @@
-// Sweep progress on stderr: a redrawn bar (done/total, rate, ETA) on a terminal, plain lines
+// Progress of a long run on stderr (a sweep's jobs, `run --samples`' samples): a redrawn bar (done/total, rate, ETA) on a terminal, plain lines
 // (every 10% and at most every few seconds) otherwise, so logs stay short. Only what this process
 // ran counts toward the rate; jobs resumed from DIR count as done from the start. Wall-clock
 // times appear here and nowhere in the sweep's files, which stay deterministic.
@@ -14,7 +14,9 @@ namespace allocsim::results {
 class ProgressMeter {
  public:
   enum class Style { Bar, Lines, Off };
-  ProgressMeter(std::size_t total, std::size_t already_done, std::ostream& out, Style style);
+  /// `what` prefixes each plain line ("sweep"), `unit` names what is counted ("jobs").
+  ProgressMeter(std::size_t total, std::size_t already_done, std::ostream& out, Style style,
+                std::string what = "sweep", std::string unit = "jobs");
   /// One more job finished. Thread-safe.
   void tick();
   /// Final line (bar: completes it and ends the line).
@@ -32,6 +34,7 @@ class ProgressMeter {
   std::size_t total_, done_, started_with_;
   std::ostream& out_;
   Style style_;
+  std::string what_, unit_;
   Clock::time_point start_, last_draw_;
   int last_decile_ = -1;
 };

@@ -12,6 +12,7 @@
 
 #include "allocsim/core/platform_spread.h"
 #include "allocsim/core/scenario.h"
+#include "allocsim/results/progress.h"
 #include "allocsim/results/run_config.h"
 
 namespace allocsim {
@@ -31,8 +32,9 @@ struct SampleSet {
 };
 
 /// Runs the samples. Throws RunInputError (bad policy or guard; samples < 1).
+/// `progress` (optional) ticks once per finished sample and is finished at the end.
 SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread, int samples,
-                      int jobs);
+                      int jobs, results::ProgressMeter* progress = nullptr);
 
 /// The 95% Clopper-Pearson interval of k successes in n trials (Boost.Math), as {low, high}.
 std::pair<double, double> binomial_interval(int k, int n);
