@@ -1,7 +1,7 @@
 // allocsim-hw: run allocsim's host programs and policies on a real GPU through HIP.
 //   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
-//                        [--platform FILE] [--semaphore N] [--set key=value ...]
+//                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
 // files are written whole or not at all.
 #include <CLI/CLI.hpp>
@@ -10,7 +10,9 @@
 #include <sstream>
 
 #include "allocsim/core/policy.h"
+#include "allocsim/core/seeds.h"
 #include "allocsim/hw/hw_device.h"
+#include "allocsim/hw/timeline.h"
 #include "allocsim/hw/validate_report.h"
 #include "allocsim/hw/validate_summary.h"
 #include "allocsim/results/atomic_file.h"
@@ -69,7 +71,8 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
 }
 
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
-                 int sim_samples, const std::string& out_dir, const std::string& command) {
+                 int sim_samples, const std::string& out_dir, const std::string& command,
+                 const std::string& timeline_path) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -95,11 +98,22 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   report.platform_source = run.platform_file.value_or("scenario defaults");
   report.semaphore = config.semaphore;
   std::cerr << "validate " << scenario.name << " on " << report.device << "\n";
+  hw::TimelineFile timeline;
+  timeline.scenario = scenario.name;
+  timeline.semaphore = config.semaphore;
+  timeline.seed = seeds::nth(scenario.seed, 0);
   for (const std::string& p : config.policies)
-    for (const std::string& g : config.guards)
-      report.runs.push_back(hw::validate_combination(scenario, p, g, config));
+    for (const std::string& g : config.guards) {
+      hw::TimelineCombination* t = nullptr;
+      if (!timeline_path.empty()) t = &timeline.combinations.emplace_back();
+      report.runs.push_back(hw::validate_combination(scenario, p, g, config, t));
+    }
   hw::write_validate_files(out_dir, report);
   std::cerr << "wrote " << out_dir << "/validate.json and validate.md\n";
+  if (!timeline_path.empty()) {
+    hw::write_timeline_file(timeline_path, timeline);
+    std::cerr << "wrote " << timeline_path << "\n";
+  }
   return 0;
 }
 
@@ -132,6 +146,10 @@ int main(int argc, char** argv) {
   val->add_option("--semaphore", semaphore, "compute semaphore capacity (default: the scenario's)")
       ->check(CLI::Range(1, 1 << 20));
   val->add_option("--set", sets, "key=value scenario/policy parameter");
+  std::string timeline_path;
+  val->add_option("--timeline", timeline_path,
+                  "diagnostic: also write this JSON file with trial 0's device-op start/end times of each combination "
+                  "(GPU %globaltimer) next to the simulator's for the same seed (every trial records them)");
   std::string session;
   auto* sum = app.add_subcommand("summarize",
                                  "write DIR/validate.md, the session summary computed from DIR/*/semaphore-*/validate.json "
@@ -155,7 +173,7 @@ int main(int argc, char** argv) {
     if (val->count("--semaphore")) run.semaphore = semaphore;
     run.sets = set_params(parse_set_items(sets));
     if (!platform.empty()) run.platform_file = platform;
-    return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv));
+    return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

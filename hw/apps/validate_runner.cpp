@@ -46,7 +46,7 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
 }
 
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
-                                 const ValidateConfig& config) {
+                                 const ValidateConfig& config, TimelineCombination* timeline) {
   ValidateRun run;
   run.policy = policy;
   run.guard = guard;
@@ -60,6 +60,12 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   options.semaphore = config.semaphore;
   options.params = config.params;
   options.wait_timeout_ns = 5'000'000'000;  // a starving combination fails in 5 s, not 20
+  options.record_timeline = timeline != nullptr;
+  if (timeline) {
+    timeline->policy = policy;
+    timeline->guard = guard;
+    timeline->trial = 0;
+  }
   const auto start = std::chrono::steady_clock::now();
   std::vector<double> ns_per_free, instrument_per_free;
   {
@@ -82,6 +88,12 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       for (int e : corrupted_units(units, s.foreign_by_alloc)) {
         ++run.corrupted_executions;
         ++run.corrupted_by_execution[std::size_t(e)];
+        if (timeline && t == 0) timeline->corrupted_executions.push_back(e);
+      }
+      if (timeline && t == 0) {
+        timeline->corrupted_words = s.corrupted_words;
+        timeline->dropped = s.timeline_dropped;
+        timeline->ops = std::move(s.timeline);
       }
       run.stale_trials += s.stale_words > 0 ? 1 : 0;
       run.stale_words += s.stale_words;
@@ -121,7 +133,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     so.spread = config.spread.empty() ? nullptr : &config.spread;
     so.max_events = 200'000'000;
     so.max_findings = std::size_t(1) << 30;
+    SimTimelineObserver spans;
+    if (timeline && t == 0) so.observers.push_back(&spans);
     RunResult r = simulate(scenario, *p, *g, so);
+    if (timeline && t == 0) timeline->sim_ops = spans.ops();
     if (t == 0) {
       run.sim.latent = r.races_latent;
       run.sim.peak_bytes_in_use = r.peak_bytes_in_use;

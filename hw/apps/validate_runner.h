@@ -5,6 +5,7 @@
 
 #include "allocsim/core/scenario.h"
 #include "allocsim/hw/hw_device.h"
+#include "allocsim/hw/timeline.h"
 #include "allocsim/hw/validate_report.h"
 
 namespace allocsim::hw {
@@ -26,7 +27,9 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
 
 /// One combination on hardware (fresh device per combination) plus its simulator prediction.
 /// Throws HwError for HIP/device failures; a timed-out wait is recorded in the run's `error`.
+/// `timeline` non-null: the device records op times (every trial, so all trials run alike) and
+/// trial 0's, with the simulator's spans for the same seed, go into *timeline (timeline.h).
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
-                                 const ValidateConfig& config);
+                                 const ValidateConfig& config, TimelineCombination* timeline = nullptr);
 
 }  // namespace allocsim::hw

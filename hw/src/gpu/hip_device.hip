@@ -15,6 +15,7 @@
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/plan_executor.h"
 #include "allocsim/hw/pattern.h"
+#include "allocsim/hw/timeline.h"
 #include "allocsim/hw/version_map.h"
 #include "allocsim/pool/device_pools.h"
 #include "allocsim/pool/memory_accounting.h"
@@ -25,6 +26,16 @@ namespace allocsim::hw {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// Ops one trial's timeline can hold (HwDeviceOptions::record_timeline); later ops go unrecorded.
+constexpr std::size_t kTimelineCapacity = std::size_t(1) << 16;
+/// The device clock the op kernel stamps (kernels.h): %globaltimer counts ns; AMD's wall_clock64()
+/// runs at a constant 100 MHz on gfx9 / CDNA (these HIP headers offer no attribute to read it).
+#if defined(__HIP_PLATFORM_NVIDIA__)
+constexpr double kTimelineNsPerTick = 1.0;
+#else
+constexpr double kTimelineNsPerTick = 10.0;
+#endif
 
 class HipDevice;
 
@@ -109,6 +120,10 @@ class HipDevice final : public HwDevice {
     // Two counters per allocation: [0, n) foreign words (corruption), [n, 2n) stale own words.
     ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters_), 2 * buffers * sizeof(unsigned long long)));
     counters_host_.assign(2 * buffers, 0);
+    if (options_.record_timeline) {
+      ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&timestamps_), 2 * kTimelineCapacity * sizeof(unsigned long long)));
+      launched_.reserve(kTimelineCapacity);
+    }
     host_thread_ = std::this_thread::get_id();  // before any callback runs: read-only after
   }
 
@@ -123,6 +138,7 @@ class HipDevice final : public HwDevice {
     for (auto& p : pools_)
       if (p.device_base) (void)hipFree(p.device_base);
     if (counters_) (void)hipFree(counters_);
+    if (timestamps_) (void)hipFree(timestamps_);
   }
 
   // ---------------------------------------------------------------- trial control
@@ -133,6 +149,8 @@ class HipDevice final : public HwDevice {
     new_pools();
     for (auto& p : pools_) p.hot.clear();
     ALLOCSIM_HIP_CHECK(hipMemset(counters_, 0, counters_host_.size() * sizeof(unsigned long long)));
+    if (timestamps_) ALLOCSIM_HIP_CHECK(hipMemset(timestamps_, 0, 2 * kTimelineCapacity * sizeof(unsigned long long)));
+    launched_.clear();
     ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
     versions_.assign(scenario_.program.buffer_names.size(), VersionMap{});
     chunks_.clear();
@@ -158,6 +176,14 @@ class HipDevice final : public HwDevice {
       stats_.stale_words += counters_host_[n + i];
     }
     stats_.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
+    if (timestamps_) {
+      const std::size_t recorded = std::min(launched_.size(), kTimelineCapacity);
+      std::vector<unsigned long long> stamps(2 * recorded, 0);
+      if (recorded)
+        ALLOCSIM_HIP_CHECK(hipMemcpy(stamps.data(), timestamps_, stamps.size() * sizeof(unsigned long long),
+                                     hipMemcpyDeviceToHost));
+      stats_.timeline = device_timeline(stamps, launched_, kTimelineNsPerTick, stats_.timeline_dropped);
+    }
     mem_->flush();
     stats_.peak_bytes_in_use = mem_->peaks().in_use.bytes;
     for (EventId e = 0; e < EventId(events_.size()); ++e)
@@ -361,6 +387,15 @@ class HipDevice final : public HwDevice {
     for (const DeviceAccess& a : op.reads) add_read(d, a);
     const bool zeroing = op.kind == DeviceOpKind::Memset;
     for (const DeviceAccess& a : op.writes) add_write(d, a, zeroing);
+    if (timestamps_) {  // the op's index in this trial's timeline; past the capacity: unrecorded
+      if (launched_.size() < kTimelineCapacity) {
+        d.timestamps = timestamps_;
+        d.op_index = unsigned(launched_.size());
+      } else {
+        warnings_.insert("more than 65536 ops in one trial: later ops left out of the timeline");
+      }
+      launched_.push_back(LaunchedOp{stream_name(s), op.label, op.kind});
+    }
     ALLOCSIM_HIP_CHECK(launch_op(d, stream(s)));
   }
   void host_delay(TimeNs d) override {
@@ -620,6 +655,8 @@ class HipDevice final : public HwDevice {
   std::map<PoolId, std::pair<Addr, BufferId>> pending_alias_;  // allocation -> note_alloc hand-off
   std::vector<VersionMap> versions_;
   unsigned long long* counters_ = nullptr;
+  unsigned long long* timestamps_ = nullptr;  // record_timeline: 2 per op (kernels.h), else null
+  std::vector<LaunchedOp> launched_;           // record_timeline: every op launched this trial
   unsigned max_blocks_ = 1;
   std::uint64_t trial_index_ = 0;
   std::vector<unsigned long long> counters_host_;

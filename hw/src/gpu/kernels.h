@@ -33,6 +33,12 @@ struct OpDescriptor {
   unsigned long long* mismatch_counters = nullptr;  // foreign words, indexed by allocation id
   unsigned long long* stale_counters = nullptr;     // stale own-allocation words, same index
   unsigned max_blocks = 1;                          // one wave: the device's multiprocessor count
+  // Timeline recording (HwDeviceOptions::record_timeline), null: off. Thread 0 of every block
+  // folds its start time into timestamps[2*op_index] (as atomicMax of ~t: the earliest start) and
+  // its time after the block's writes into timestamps[2*op_index+1] (atomicMax: the latest end).
+  // Zero: never written. Times: %globaltimer ns on NVIDIA, wall_clock64() ticks on AMD.
+  unsigned long long* timestamps = nullptr;
+  unsigned op_index = 0;
 };
 
 /// Launch the op kernel on `stream` (asynchronous). Returns the launch's error code.

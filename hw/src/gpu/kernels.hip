@@ -13,7 +13,21 @@ __device__ void spin_for(long long cycles) {
   }
 }
 
+/// The device's global time: %globaltimer (ns) on NVIDIA, the constant-rate wall clock on AMD.
+__device__ inline unsigned long long device_time() {
+#if defined(__CUDA_ARCH__)
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#elif defined(__HIP_DEVICE_COMPILE__)
+  return static_cast<unsigned long long>(wall_clock64());
+#else
+  return 0;
+#endif
+}
+
 __global__ void op_kernel(OpDescriptor op) {
+  if (op.timestamps && threadIdx.x == 0) atomicMax(&op.timestamps[2 * op.op_index], ~device_time());
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   const std::uint64_t tid = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   for (int r = 0; r < op.num_reads; ++r) {
@@ -41,6 +55,10 @@ __global__ void op_kernel(OpDescriptor op) {
       const std::uint64_t w = s.first_word + i;
       s.base[w] = s.version == kZeroVersion ? 0u : tagged_word(s.tag, key, w);
     }
+  }
+  if (op.timestamps) {  // uniform over the block: every thread reaches the barrier
+    __syncthreads();
+    if (threadIdx.x == 0) atomicMax(&op.timestamps[2 * op.op_index + 1], device_time());
   }
 }
 

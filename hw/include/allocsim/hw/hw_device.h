@@ -39,6 +39,18 @@ struct HwDeviceOptions {
   int semaphore = 32;
   Params params;
   TimeNs wait_timeout_ns = 20'000'000'000;  // bound on every blocking wait
+  /// Every launched op writes its device start/end time (%globaltimer on NVIDIA) into a device
+  /// buffer; end_trial fills TrialStats::timeline (diagnostic: allocsim-hw validate --timeline).
+  bool record_timeline = false;
+};
+
+/// One device op as it ran on the GPU (or in the simulator): times in ns from the first op's start.
+struct TimelineOp {
+  std::uint64_t seq = 0;  // launch (enqueue) order within the trial
+  std::string stream;     // the program's stream name, "callback:<name>" for callback streams
+  std::string label;      // DeviceOp::label ("kernel", "memset", a scenario's kernel name...)
+  std::string kind;       // "kernel", "memset", "copy", "marker"
+  std::int64_t start_ns = 0, end_ns = 0;
 };
 
 /// What one trial (one run of the host program) left behind.
@@ -66,6 +78,10 @@ struct TrialStats {
   std::vector<std::uint32_t> release_bookkeeping_samples;
   TimeNs wall_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
+  // HwDeviceOptions::record_timeline: every op launched in the trial, in launch order (ops past
+  // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).
+  std::vector<TimelineOp> timeline;
+  std::uint64_t timeline_dropped = 0;
 };
 
 class HwDevice : public Device {

@@ -1,0 +1,72 @@
+// Device-op timelines of one validate trial, hardware next to simulator (diagnostic:
+// `allocsim-hw validate ... --timeline FILE`). Host-only: no HIP type here.
+//
+// FILE: {"scenario", "semaphore", "seed", "clock", "combinations": [
+//   {"policy", "guard", "trial", "corrupted_words", "corrupted_executions": [execution index...],
+//    "dropped", "ops": [{"seq", "stream", "label", "kind", "start_ns", "end_ns"}...],
+//    "sim_ops": [same fields]}]}
+// "ops": the GPU's, from %globaltimer read by block 0 thread 0 of each op's kernel at its start and
+// after its writes; "sim_ops": the simulator's DeviceOpSpans for the same program, seed and
+// platform. Both in ns from their own first op's start, sorted by start (then seq).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocsim/core/observer.h"
+#include "allocsim/hw/hw_device.h"
+
+namespace allocsim::hw {
+
+std::string_view device_op_kind_name(DeviceOpKind k);
+
+/// What the device knows of op `seq` when it launches it.
+struct LaunchedOp {
+  std::string stream;
+  std::string_view label;  // static storage (DeviceOp::label)
+  DeviceOpKind kind = DeviceOpKind::Kernel;
+};
+
+/// The ops of a trial from the raw device buffer (kernels.h): stamps[2i] is ~(op i's start),
+/// stamps[2i+1] its end, in device clock ticks of `ns_per_tick` (0: never written). Ops without
+/// both stamps are counted in `dropped`, not listed. Times are made relative to the earliest start;
+/// the result is sorted by start (then seq).
+std::vector<TimelineOp> device_timeline(const std::vector<unsigned long long>& stamps,
+                                        const std::vector<LaunchedOp>& ops, double ns_per_tick,
+                                        std::uint64_t& dropped);
+
+/// Collects a simulated run's device-op spans (SimOptions::observers).
+class SimTimelineObserver final : public Observer {
+ public:
+  void on_stream_created(StreamId s, std::string_view name) override;
+  void on_device_op(const DeviceOpSpan& span) override;
+  /// The spans so far, relative to the earliest start, sorted by start (then seq).
+  std::vector<TimelineOp> ops() const;
+
+ private:
+  std::vector<std::string> stream_names_;
+  std::vector<TimelineOp> ops_;
+};
+
+struct TimelineCombination {
+  std::string policy, guard;
+  int trial = 0;
+  std::uint64_t corrupted_words = 0;
+  std::vector<int> corrupted_executions;
+  std::uint64_t dropped = 0;
+  std::vector<TimelineOp> ops, sim_ops;
+};
+
+struct TimelineFile {
+  std::string scenario;
+  int semaphore = 0;
+  std::uint64_t seed = 0;  // the trial's run seed (hardware and simulator)
+  std::vector<TimelineCombination> combinations;
+};
+
+std::string timeline_json(const TimelineFile& file);
+/// Writes timeline_json(file) to `path`, whole or not at all.
+void write_timeline_file(const std::string& path, const TimelineFile& file);
+
+}  // namespace allocsim::hw

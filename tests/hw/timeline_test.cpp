@@ -1,0 +1,143 @@
+// allocsim-hw validate --timeline: decoding the device's stamps, the simulator's spans, the JSON.
+#include <catch2/catch.hpp>
+
+#include <boost/json.hpp>
+#include <filesystem>
+
+#include "allocsim/hw/timeline.h"
+#include "allocsim/results/atomic_file.h"
+
+using namespace allocsim;
+
+TEST_CASE("device_timeline decodes the op kernel's stamps relative to the first start") {
+  // op 0 on compute 1000..1500, op 1 on autotune 1200..1300 (ticks), op 2 never ran, op 3 past the buffer.
+  const std::vector<unsigned long long> stamps = {~1000ull, 1500, ~1200ull, 1300, 0, 0};
+  const std::vector<hw::LaunchedOp> ops = {{"compute", "conv", DeviceOpKind::Kernel},
+                                           {"autotune", "memset", DeviceOpKind::Memset},
+                                           {"compute", "kernel", DeviceOpKind::Kernel},
+                                           {"compute", "late", DeviceOpKind::Kernel}};
+  std::uint64_t dropped = 99;
+  const std::vector<hw::TimelineOp> t = hw::device_timeline(stamps, ops, 1.0, dropped);
+  CHECK(dropped == 2);
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].seq == 0);
+  CHECK(t[0].stream == "compute");
+  CHECK(t[0].label == "conv");
+  CHECK(t[0].kind == "kernel");
+  CHECK(t[0].start_ns == 0);
+  CHECK(t[0].end_ns == 500);
+  CHECK(t[1].seq == 1);
+  CHECK(t[1].kind == "memset");
+  CHECK(t[1].start_ns == 200);
+  CHECK(t[1].end_ns == 300);
+
+  SECTION("ticks are scaled to ns") {
+    const auto scaled = hw::device_timeline(stamps, ops, 10.0, dropped);
+    REQUIRE(scaled.size() == 2);
+    CHECK(scaled[0].end_ns == 5000);
+    CHECK(scaled[1].start_ns == 2000);
+  }
+  SECTION("sorted by start, whatever the launch order") {
+    const std::vector<unsigned long long> later_first = {~5000ull, 6000, ~4000ull, 4500};
+    const auto s = hw::device_timeline(later_first, {ops[0], ops[1]}, 1.0, dropped);
+    CHECK(dropped == 0);
+    REQUIRE(s.size() == 2);
+    CHECK(s[0].seq == 1);
+    CHECK(s[0].start_ns == 0);
+    CHECK(s[1].seq == 0);
+    CHECK(s[1].start_ns == 1000);
+    CHECK(s[1].end_ns == 2000);
+  }
+  SECTION("nothing recorded") {
+    CHECK(hw::device_timeline({}, ops, 1.0, dropped).empty());
+    CHECK(dropped == 4);
+  }
+}
+
+TEST_CASE("SimTimelineObserver names streams and makes times relative") {
+  hw::SimTimelineObserver obs;
+  obs.on_stream_created(0, "compute");
+  obs.on_stream_created(1, "autotune");
+  DeviceOpSpan a;
+  a.op_seq = 7;
+  a.stream = 1;
+  a.kind = DeviceOpKind::Memset;
+  a.label = "memset";
+  a.start = 3000;
+  a.end = 3100;
+  DeviceOpSpan b = a;
+  b.op_seq = 3;
+  b.stream = 0;
+  b.kind = DeviceOpKind::Kernel;
+  b.label = "conv";
+  b.start = 2000;
+  b.end = 4000;
+  DeviceOpSpan c = b;
+  c.stream = 5;  // a stream the observer never heard of: its id
+  c.op_seq = 9;
+  c.start = 5000;
+  c.end = 5001;
+  obs.on_device_op(a);
+  obs.on_device_op(b);
+  obs.on_device_op(c);
+  const auto ops = obs.ops();
+  REQUIRE(ops.size() == 3);
+  CHECK(ops[0].seq == 3);
+  CHECK(ops[0].stream == "compute");
+  CHECK(ops[0].start_ns == 0);
+  CHECK(ops[0].end_ns == 2000);
+  CHECK(ops[1].stream == "autotune");
+  CHECK(ops[1].label == "memset");
+  CHECK(ops[1].kind == "memset");
+  CHECK(ops[1].start_ns == 1000);
+  CHECK(ops[2].stream == "5");
+}
+
+TEST_CASE("timeline file: schema and atomic write") {
+  hw::TimelineFile f;
+  f.scenario = "conv-autotune";
+  f.semaphore = 2;
+  f.seed = 42;
+  hw::TimelineCombination c;
+  c.policy = "immediate";
+  c.guard = "none";
+  c.corrupted_words = 12;
+  c.corrupted_executions = {3, 7};
+  c.dropped = 1;
+  c.ops = {{0, "compute", "conv", "kernel", 0, 500}};
+  c.sim_ops = {{0, "compute", "conv", "kernel", 0, 450}, {1, "autotune", "memset", "memset", 10, 20}};
+  f.combinations.push_back(c);
+  const boost::json::value v = boost::json::parse(hw::timeline_json(f));
+  const auto& root = v.as_object();
+  CHECK(root.at("scenario").as_string() == "conv-autotune");
+  CHECK(root.at("semaphore").to_number<int>() == 2);
+  CHECK(root.at("seed").to_number<std::uint64_t>() == 42);
+  const auto& combos = root.at("combinations").as_array();
+  REQUIRE(combos.size() == 1);
+  const auto& o = combos[0].as_object();
+  CHECK(o.at("policy").as_string() == "immediate");
+  CHECK(o.at("guard").as_string() == "none");
+  CHECK(o.at("trial").to_number<int>() == 0);
+  CHECK(o.at("corrupted_words").to_number<std::uint64_t>() == 12);
+  CHECK(o.at("corrupted_executions").as_array().size() == 2);
+  CHECK(o.at("dropped").to_number<int>() == 1);
+  const auto& ops = o.at("ops").as_array();
+  REQUIRE(ops.size() == 1);
+  const auto& op = ops[0].as_object();
+  CHECK(op.at("stream").as_string() == "compute");
+  CHECK(op.at("label").as_string() == "conv");
+  CHECK(op.at("kind").as_string() == "kernel");
+  CHECK(op.at("start_ns").to_number<std::int64_t>() == 0);
+  CHECK(op.at("end_ns").to_number<std::int64_t>() == 500);
+  const auto& sim = o.at("sim_ops").as_array();
+  REQUIRE(sim.size() == 2);
+  CHECK(sim[1].as_object().at("stream").as_string() == "autotune");
+  CHECK(sim[1].as_object().at("seq").to_number<int>() == 1);
+
+  const auto dir = std::filesystem::temp_directory_path() / "allocsim-timeline-test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "timeline.json").string();
+  hw::write_timeline_file(path, f);
+  CHECK(read_whole_file(path) == hw::timeline_json(f));
+  std::filesystem::remove_all(dir);
+}
