@@ -91,26 +91,30 @@ void SimDevice::dispatch(const QueuedEvent& e) {
 
 // ======================================================================= Backend: streams, events
 
+std::optional<double> SimDevice::draw(const PlatformField& f) {
+  if (!config_.spread) return std::nullopt;
+  const std::vector<double>& q = config_.spread->quantiles[platform_field_index(f)];
+  if (q.empty()) return std::nullopt;
+  constexpr std::uint64_t kSteps = std::uint64_t(1) << 53;  // a uniform double in [0, 1)
+  return PlatformSpread::at(q, double(chooser_.pick(kSteps)) / double(kSteps));
+}
+
 TimeNs SimDevice::cost(TimeNs PlatformProfile::*member) {
   const TimeNs fixed = config_.platform.*member;
   if (!config_.spread) return fixed;
-  for (const PlatformField& f : kPlatformFields) {
-    if (f.ns != member) continue;
-    const std::vector<double>& q = config_.spread->quantiles[platform_field_index(f)];
-    if (q.empty()) return fixed;
-    const double u = double(chooser_.pick(std::uint64_t(1) << 53)) / double(std::uint64_t(1) << 53);
-    return TimeNs(std::llround(PlatformSpread::at(q, u)));
-  }
+  for (const PlatformField& f : kPlatformFields)
+    if (f.ns == member) {
+      const std::optional<double> v = draw(f);
+      return v ? TimeNs(std::llround(*v)) : fixed;
+    }
   return fixed;
 }
 
 TimeNs SimDevice::op_duration(TimeNs nominal) {
   if (!config_.spread || nominal <= 0) return std::max<TimeNs>(nominal, 0);
-  const PlatformField& spin = *find_platform_field("spin_ns_per_cycle");
-  const std::vector<double>& q = config_.spread->quantiles[platform_field_index(spin)];
-  if (q.empty() || !(config_.platform.spin_ns_per_cycle > 0)) return nominal;
-  const double u = double(chooser_.pick(std::uint64_t(1) << 53)) / double(std::uint64_t(1) << 53);
-  return TimeNs(std::llround(double(nominal) * PlatformSpread::at(q, u) / config_.platform.spin_ns_per_cycle));
+  const double rate = config_.platform.spin_ns_per_cycle;
+  const std::optional<double> v = rate > 0 ? draw(*find_platform_field("spin_ns_per_cycle")) : std::nullopt;
+  return v ? TimeNs(std::llround(double(nominal) * *v / rate)) : nominal;
 }
 
 TimeNs SimDevice::device_time(const DeviceOp& op) {

@@ -17,6 +17,7 @@
 // Every happens-before edge is reported to observers as release/acquire on sync keys.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -130,6 +131,8 @@ class SimDevice final : public Device {
   // helpers
   AgentId agent() const { return current_ == Agent::Host ? kHostAgent : kCallbackAgent; }
   TimeNs& agent_now() { return current_ == Agent::Host ? host_.now : cb_.now; }
+  /// A draw from field `f`'s spread through the chooser; none when the run has no spread for it.
+  std::optional<double> draw(const PlatformField& f);
   /// What one use of the cost `member` takes: the profile's value, or a draw from its spread.
   TimeNs cost(TimeNs PlatformProfile::*member);
   /// A device op's duration under the spread of spin_ns_per_cycle (the kernel's jitter).
