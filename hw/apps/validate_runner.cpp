@@ -10,6 +10,7 @@
 #include "allocsim/engine/interpreter.h"
 #include "allocsim/engine/simulate.h"
 #include "allocsim/engine/execution_units.h"
+#include "allocsim/hw/corruption_pairs.h"
 #include "allocsim/hw/hw_device.h"
 
 namespace allocsim::hw {
@@ -55,6 +56,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.executions = units.units;
   run.corrupted_by_execution.assign(std::size_t(units.units), 0);
   run.sim.manifest_by_execution.assign(std::size_t(units.units), 0);
+  CorruptionPairTally pairs(scenario.program, units);
   HwDeviceOptions options;
   options.platform = config.platform;
   options.semaphore = config.semaphore;
@@ -90,6 +92,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         ++run.corrupted_by_execution[std::size_t(e)];
         if (timeline && t == 0) timeline->corrupted_executions.push_back(e);
       }
+      pairs.add_trial(s.foreign_sources);
       if (timeline && t == 0) {
         timeline->corrupted_words = s.corrupted_words;
         timeline->dropped = s.timeline_dropped;
@@ -147,10 +150,12 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       ++run.sim.manifest_executions;
       ++run.sim.manifest_by_execution[std::size_t(e)];
     }
+    pairs.add_sim_run(r.findings);
     manifest_runs += r.races_manifest > 0 ? 1 : 0;
     if (r.releases) sim_ns_per_free.push_back(double(r.host_release_ns) / double(r.releases));
   }
   run.sim.runs = sim_runs;
+  run.corruption_pairs = pairs.pairs();
   run.sim.host_ns_per_free = upper_median(sim_ns_per_free);
   run.sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
   run.sim.manifest_rate = double(run.sim.manifest_executions) / (double(sim_runs) * run.executions);

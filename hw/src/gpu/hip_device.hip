@@ -27,6 +27,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The most writer counters (allocations x (allocations + 2)) kept for foreign-read sources: 32 MiB.
+constexpr std::size_t kMaxSourceCounters = std::size_t(1) << 22;
 /// Ops one trial's timeline can hold (HwDeviceOptions::record_timeline); later ops go unrecorded.
 constexpr std::size_t kTimelineCapacity = std::size_t(1) << 16;
 /// The device clock the op kernel stamps (kernels.h): %globaltimer counts ns; AMD's wall_clock64()
@@ -120,6 +122,12 @@ class HipDevice final : public HwDevice {
     // Two counters per allocation: [0, n) foreign words (corruption), [n, 2n) stale own words.
     ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters_), 2 * buffers * sizeof(unsigned long long)));
     counters_host_.assign(2 * buffers, 0);
+    // Whose data each foreign read saw (TrialStats::foreign_sources): an allocations x writers
+    // matrix, left out when a program has so many allocations that it would not be small.
+    if (buffers * (buffers + 2) <= kMaxSourceCounters) {
+      sources_host_.assign(buffers * (buffers + 2), 0);
+      ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&sources_), sources_host_.size() * sizeof(unsigned long long)));
+    }
     if (options_.record_timeline) {
       ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&timestamps_), 2 * kTimelineCapacity * sizeof(unsigned long long)));
       launched_.reserve(kTimelineCapacity);
@@ -138,6 +146,7 @@ class HipDevice final : public HwDevice {
     for (auto& p : pools_)
       if (p.device_base) (void)hipFree(p.device_base);
     if (counters_) (void)hipFree(counters_);
+    if (sources_) (void)hipFree(sources_);
     if (timestamps_) (void)hipFree(timestamps_);
   }
 
@@ -149,6 +158,7 @@ class HipDevice final : public HwDevice {
     new_pools();
     for (auto& p : pools_) p.hot.clear();
     ALLOCSIM_HIP_CHECK(hipMemset(counters_, 0, counters_host_.size() * sizeof(unsigned long long)));
+    if (sources_) ALLOCSIM_HIP_CHECK(hipMemset(sources_, 0, sources_host_.size() * sizeof(unsigned long long)));
     if (timestamps_) ALLOCSIM_HIP_CHECK(hipMemset(timestamps_, 0, 2 * kTimelineCapacity * sizeof(unsigned long long)));
     launched_.clear();
     ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
@@ -174,6 +184,16 @@ class HipDevice final : public HwDevice {
     for (std::size_t i = 0; i < n; ++i) {
       stats_.corrupted_words += counters_host_[i];
       stats_.stale_words += counters_host_[n + i];
+    }
+    if (sources_) {
+      ALLOCSIM_HIP_CHECK(hipMemcpy(sources_host_.data(), sources_, sources_host_.size() * sizeof(unsigned long long),
+                                   hipMemcpyDeviceToHost));
+      for (std::size_t r = 0; r < n; ++r)
+        for (std::size_t w = 0; w < n + 2; ++w)
+          if (const unsigned long long words = sources_host_[r * (n + 2) + w]) {
+            const int writer = w < n ? int(w) : (w == n ? ForeignSource::kZeroing : ForeignSource::kEarlierTrial);
+            stats_.foreign_sources.push_back(ForeignSource{BufferId(r), writer, words});
+          }
     }
     stats_.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
     if (timestamps_) {
@@ -382,6 +402,11 @@ class HipDevice final : public HwDevice {
     OpDescriptor d;
     d.mismatch_counters = counters_;
     d.stale_counters = counters_ + counters_host_.size() / 2;
+    if (sources_) {
+      d.source_counters = sources_;
+      d.allocs = unsigned(counters_host_.size() / 2);
+      d.tag_origin = std::uint32_t((trial_index_ * d.allocs) % kLowMask);  // tag_of_alloc(0) - 1
+    }
     d.max_blocks = max_blocks_;
     d.spin_cycles = op.duration > 0 ? static_cast<long long>(double(op.duration) / options_.platform.spin_ns_per_cycle) : 0;
     for (const DeviceAccess& a : op.reads) add_read(d, a);
@@ -655,6 +680,8 @@ class HipDevice final : public HwDevice {
   std::map<PoolId, std::pair<Addr, BufferId>> pending_alias_;  // allocation -> note_alloc hand-off
   std::vector<VersionMap> versions_;
   unsigned long long* counters_ = nullptr;
+  unsigned long long* sources_ = nullptr;  // null: the program has too many allocations for it
+  std::vector<unsigned long long> sources_host_;
   unsigned long long* timestamps_ = nullptr;  // record_timeline: 2 per op (kernels.h), else null
   std::vector<LaunchedOp> launched_;           // record_timeline: every op launched this trial
   unsigned max_blocks_ = 1;

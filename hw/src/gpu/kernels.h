@@ -32,6 +32,13 @@ struct OpDescriptor {
   long long spin_cycles = 0;
   unsigned long long* mismatch_counters = nullptr;  // foreign words, indexed by allocation id
   unsigned long long* stale_counters = nullptr;     // stale own-allocation words, same index
+  // Whose data a foreign word was (diagnostic, null: off): source_counters[reader * (allocs + 2) +
+  // writer] counts foreign words by writer: an allocation of this trial (its id, from the word's
+  // tag less tag_origin), allocs for a zero word (another allocation's memset), allocs + 1 for a
+  // tag of no allocation of this trial (data left by an earlier trial).
+  unsigned long long* source_counters = nullptr;
+  unsigned allocs = 0;
+  std::uint32_t tag_origin = 0;  // allocation_tag(serial of allocation 0 of this trial) - 1
   unsigned max_blocks = 1;                          // one wave: the device's multiprocessor count
   // Timeline recording (HwDeviceOptions::record_timeline), null: off. Thread 0 of every block
   // folds its start time into timestamps[2*op_index] (as atomicMax of ~t: the earliest start) and

@@ -26,6 +26,15 @@ __device__ inline unsigned long long device_time() {
 #endif
 }
 
+/// The writer slot of a foreign word `got` (OpDescriptor::source_counters).
+__device__ inline unsigned writer_slot(const OpDescriptor& op, std::uint32_t got) {
+  if (got == 0) return op.allocs;
+  const std::uint32_t tag = tag_of_word(got);
+  if (tag == 0) return op.allocs + 1;  // no allocation's tag: not our pattern at all
+  const std::uint32_t index = (tag - 1u + kLowMask - op.tag_origin) % kLowMask;
+  return index < op.allocs ? index : op.allocs + 1;
+}
+
 __global__ void op_kernel(OpDescriptor op) {
   if (op.timestamps && threadIdx.x == 0) atomicMax(&op.timestamps[2 * op.op_index], ~device_time());
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
@@ -34,13 +43,29 @@ __global__ void op_kernel(OpDescriptor op) {
     const KernelSegment s = op.reads[r];
     const std::uint32_t key = pattern_key(s.alloc, s.version);
     unsigned long long foreign = 0, stale = 0;
+    // Foreign words come in long runs of one writer: count a run, add it when the writer changes.
+    unsigned run_writer = 0;
+    unsigned long long run_words = 0;
+    unsigned long long* sources =
+        op.source_counters ? op.source_counters + std::uint64_t(s.alloc) * (op.allocs + 2) : nullptr;
     for (std::uint64_t i = tid; i < s.count; i += stride) {
       const std::uint64_t w = s.first_word + i;
       const std::uint32_t want = s.version == kZeroVersion ? 0u : tagged_word(s.tag, key, w);
-      const WordCheck c = check_word(s.base[w], want, s.tag);
+      const std::uint32_t got = s.base[w];
+      const WordCheck c = check_word(got, want, s.tag);
       foreign += c == WordCheck::Foreign;
       stale += c == WordCheck::StaleOwn;
+      if (sources && c == WordCheck::Foreign) {
+        const unsigned writer = writer_slot(op, got);
+        if (run_words && writer != run_writer) {
+          atomicAdd(&sources[run_writer], run_words);
+          run_words = 0;
+        }
+        run_writer = writer;
+        ++run_words;
+      }
     }
+    if (run_words) atomicAdd(&sources[run_writer], run_words);
     if (foreign) atomicAdd(&op.mismatch_counters[s.alloc], foreign);
     if (stale) atomicAdd(&op.stale_counters[s.alloc], stale);
   }

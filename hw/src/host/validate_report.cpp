@@ -61,6 +61,16 @@ boost::json::object run_json(const ValidateRun& run) {
   o["wall_ns"] = run.wall_ns;
   o["error"] = run.error;
   o["sim"] = std::move(sim);
+  boost::json::array pairs;
+  for (const CorruptionPair& c : run.corruption_pairs)
+    pairs.push_back(boost::json::object{{"reader", c.reader},
+                                        {"reader_execution", c.reader_execution},
+                                        {"writer", c.writer},
+                                        {"writer_execution", c.writer_execution},
+                                        {"hw_trials", c.hw_trials},
+                                        {"hw_words", c.hw_words},
+                                        {"sim_runs", c.sim_runs}});
+  o["corruption_pairs"] = std::move(pairs);
   return o;
 }
 
@@ -113,6 +123,21 @@ std::string validate_markdown(const ValidateReport& r) {
        << run.aliased << " | " << run.corrupted << " | " << run.stale_trials << " | " << hwrate << " | " << simrate
        << " | " << diff << " | " << run.sim.latent << " | " << run.peak_bytes_in_use << " | " << run.sim.peak_bytes_in_use << " | " << hostns << " | "
        << simhostns << " | " << wall << " | " << note << " |\n";
+  }
+  bool any_pair = false;
+  for (const ValidateRun& run : r.runs) any_pair = any_pair || !run.corruption_pairs.empty();
+  if (any_pair) {
+    md << "\n## Who corrupted whom\n\nEach pair of a read that saw foreign data (reader) and whose data it was "
+          "(writer; a memset's zeroes are \"(zeroing)\" on both sides): trials in which the GPU saw it, and "
+          "simulated runs with a manifest finding of that pair. Execution: the execution the allocation belongs "
+          "to.\n\n";
+    md << "| policy | guard | reader | reader exec | writer | writer exec | hw trials | sim runs |\n";
+    md << "|---|---|---|---|---|---|---|---|\n";
+    for (const ValidateRun& run : r.runs)
+      for (const CorruptionPair& c : run.corruption_pairs)
+        md << "| " << run.policy << " | " << run.guard << " | " << c.reader << " | " << c.reader_execution << " | "
+           << c.writer << " | " << (c.writer_execution < 0 ? std::string("-") : std::to_string(c.writer_execution))
+           << " | " << c.hw_trials << "/" << run.trials << " | " << c.sim_runs << "/" << run.sim.runs << " |\n";
   }
   return md.str();
 }

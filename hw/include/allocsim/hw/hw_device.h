@@ -53,12 +53,23 @@ struct TimelineOp {
   std::int64_t start_ns = 0, end_ns = 0;
 };
 
+/// Foreign words one allocation read, by whose data they were (a diagnostic of which race the
+/// hardware hit, to set against the simulator's manifest findings).
+struct ForeignSource {
+  static constexpr int kZeroing = -1;      // zero words: another allocation's memset
+  static constexpr int kEarlierTrial = -2;  // a tag of no allocation of this trial
+  BufferId reader = -1;
+  int writer = kZeroing;  // the writing allocation's BufferId, or one of the two above
+  std::uint64_t words = 0;
+};
+
 /// What one trial (one run of the host program) left behind.
 struct TrialStats {
   bool aliased = false;               // some allocation got bytes another allocation had held
   std::uint64_t corrupted_words = 0;  // foreign words (another allocation's data or zeroing) seen by reads
   std::uint64_t stale_words = 0;      // reads that saw an older version of their OWN allocation (not corruption)
   std::vector<std::uint64_t> foreign_by_alloc;  // corrupted words per reading allocation (BufferId)
+  std::vector<ForeignSource> foreign_sources;   // the same words by writer (empty: not recorded)
   std::uint64_t peak_bytes_in_use = 0;
   std::uint64_t releases = 0;
   // Host time spent executing release plans, less the validation's own instrumentation inside them

@@ -8,7 +8,9 @@
 //    "host_calls": {<kHostCalls name>: {"calls", "ns"}}, "frees", "wall_ns", "error", "rate_diff_pp",
 //    "sim": {"runs", "latent", "manifest", "manifest_executions", "manifest_rate",
 //            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "host_ns_per_free",
-//            "completed", "available"}}]}
+//            "completed", "available"},
+//    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
+//                          "hw_words", "sim_runs"}]}]}
 // Host cost per free: the host time of release plans over the releases, median over trials
 // (hardware, less the validation's own instrumentation) or over seeds (simulator);
 // `host_calls` splits the hardware's by backend call (host_calls.h), summed over all trials.
@@ -43,6 +45,18 @@ struct SimPrediction {
   bool available = true;  // false: the simulator could not be run (message in error)
 };
 
+/// One (reader, writer) pair of a corruption, as both sides saw it: the hardware's foreign reads
+/// by whose data they were (TrialStats::foreign_sources), the simulator's manifest findings by
+/// their victim and clobbering write. A memset's zeroes are anonymous on the hardware, so a
+/// simulated clobber by a memset counts as "(zeroing)" too.
+struct CorruptionPair {
+  std::string reader, writer;  // buffer names; writer also "(zeroing)" or "(earlier trial)"
+  int reader_execution = 0, writer_execution = -1;  // -1: the writer is no allocation
+  int hw_trials = 0;           // trials in which the reader saw the writer's data
+  std::uint64_t hw_words = 0;  // such words, all trials
+  int sim_runs = 0;            // simulated runs with a manifest finding of this pair
+};
+
 struct ValidateRun {
   std::string policy, guard;
   int trials = 0;
@@ -64,6 +78,7 @@ struct ValidateRun {
   std::int64_t wall_ns = 0;             // all trials together
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
   SimPrediction sim;
+  std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
 };
 
 struct ValidateReport {
