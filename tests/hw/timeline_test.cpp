@@ -10,8 +10,9 @@
 using namespace allocsim;
 
 TEST_CASE("device_timeline decodes the op kernel's stamps relative to the first start") {
-  // op 0 on compute 1000..1500, op 1 on autotune 1200..1300 (ticks), op 2 never ran, op 3 past the buffer.
-  const std::vector<unsigned long long> stamps = {~1000ull, 1500, ~1200ull, 1300, 0, 0};
+  // op 0 on compute 1000..1500 (reads checked by 1100, writes from 1400), op 1 on autotune
+  // 1200..1300 without phase stamps, op 2 never ran, op 3 past the buffer.
+  const std::vector<unsigned long long> stamps = {~1000ull, 1500, 1100, ~1400ull, ~1200ull, 1300, 0, 0, 0, 0};
   const std::vector<hw::LaunchedOp> ops = {{"compute", "conv", DeviceOpKind::Kernel},
                                            {"autotune", "memset", DeviceOpKind::Memset},
                                            {"compute", "kernel", DeviceOpKind::Kernel},
@@ -26,7 +27,11 @@ TEST_CASE("device_timeline decodes the op kernel's stamps relative to the first 
   CHECK(t[0].kind == "kernel");
   CHECK(t[0].start_ns == 0);
   CHECK(t[0].end_ns == 500);
+  CHECK(t[0].has_phases);
+  CHECK(t[0].reads_done_ns == 100);
+  CHECK(t[0].writes_start_ns == 400);
   CHECK(t[1].seq == 1);
+  CHECK_FALSE(t[1].has_phases);
   CHECK(t[1].kind == "memset");
   CHECK(t[1].start_ns == 200);
   CHECK(t[1].end_ns == 300);
@@ -38,7 +43,7 @@ TEST_CASE("device_timeline decodes the op kernel's stamps relative to the first 
     CHECK(scaled[1].start_ns == 2000);
   }
   SECTION("sorted by start, whatever the launch order") {
-    const std::vector<unsigned long long> later_first = {~5000ull, 6000, ~4000ull, 4500};
+    const std::vector<unsigned long long> later_first = {~5000ull, 6000, 0, 0, ~4000ull, 4500, 0, 0};
     const auto s = hw::device_timeline(later_first, {ops[0], ops[1]}, 1.0, dropped);
     CHECK(dropped == 0);
     REQUIRE(s.size() == 2);

@@ -129,7 +129,7 @@ class HipDevice final : public HwDevice {
       ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&sources_), sources_host_.size() * sizeof(unsigned long long)));
     }
     if (options_.record_timeline) {
-      ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&timestamps_), 2 * kTimelineCapacity * sizeof(unsigned long long)));
+      ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&timestamps_), kTimelineStampsPerOp * kTimelineCapacity * sizeof(unsigned long long)));
       launched_.reserve(kTimelineCapacity);
     }
     host_thread_ = std::this_thread::get_id();  // before any callback runs: read-only after
@@ -159,7 +159,7 @@ class HipDevice final : public HwDevice {
     for (auto& p : pools_) p.hot.clear();
     ALLOCSIM_HIP_CHECK(hipMemset(counters_, 0, counters_host_.size() * sizeof(unsigned long long)));
     if (sources_) ALLOCSIM_HIP_CHECK(hipMemset(sources_, 0, sources_host_.size() * sizeof(unsigned long long)));
-    if (timestamps_) ALLOCSIM_HIP_CHECK(hipMemset(timestamps_, 0, 2 * kTimelineCapacity * sizeof(unsigned long long)));
+    if (timestamps_) ALLOCSIM_HIP_CHECK(hipMemset(timestamps_, 0, kTimelineStampsPerOp * kTimelineCapacity * sizeof(unsigned long long)));
     launched_.clear();
     ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
     versions_.assign(scenario_.program.buffer_names.size(), VersionMap{});
@@ -198,7 +198,7 @@ class HipDevice final : public HwDevice {
     stats_.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
     if (timestamps_) {
       const std::size_t recorded = std::min(launched_.size(), kTimelineCapacity);
-      std::vector<unsigned long long> stamps(2 * recorded, 0);
+      std::vector<unsigned long long> stamps(kTimelineStampsPerOp * recorded, 0);
       if (recorded)
         ALLOCSIM_HIP_CHECK(hipMemcpy(stamps.data(), timestamps_, stamps.size() * sizeof(unsigned long long),
                                      hipMemcpyDeviceToHost));
@@ -682,7 +682,7 @@ class HipDevice final : public HwDevice {
   unsigned long long* counters_ = nullptr;
   unsigned long long* sources_ = nullptr;  // null: the program has too many allocations for it
   std::vector<unsigned long long> sources_host_;
-  unsigned long long* timestamps_ = nullptr;  // record_timeline: 2 per op (kernels.h), else null
+  unsigned long long* timestamps_ = nullptr;  // record_timeline: kTimelineStampsPerOp per op, else null
   std::vector<LaunchedOp> launched_;           // record_timeline: every op launched this trial
   unsigned max_blocks_ = 1;
   std::uint64_t trial_index_ = 0;

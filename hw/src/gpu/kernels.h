@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "allocsim/hw/hw_device.h"
+#include "allocsim/hw/timeline.h"
 
 namespace allocsim::hw {
 
@@ -41,9 +42,9 @@ struct OpDescriptor {
   std::uint32_t tag_origin = 0;  // allocation_tag(serial of allocation 0 of this trial) - 1
   unsigned max_blocks = 1;                          // one wave: the device's multiprocessor count
   // Timeline recording (HwDeviceOptions::record_timeline), null: off. Thread 0 of every block
-  // folds its start time into timestamps[2*op_index] (as atomicMax of ~t: the earliest start) and
-  // its time after the block's writes into timestamps[2*op_index+1] (atomicMax: the latest end).
-  // Zero: never written. Times: %globaltimer ns on NVIDIA, wall_clock64() ticks on AMD.
+  // folds its times into the op's kTimelineStampsPerOp stamps (timeline.h) from
+  // timestamps[kTimelineStampsPerOp * op_index]: earliest values as atomicMax of ~t, latest as
+  // atomicMax of t. Times: %globaltimer ns on NVIDIA, wall_clock64() ticks on AMD.
   unsigned long long* timestamps = nullptr;
   unsigned op_index = 0;
 };

@@ -36,7 +36,8 @@ __device__ inline unsigned writer_slot(const OpDescriptor& op, std::uint32_t got
 }
 
 __global__ void op_kernel(OpDescriptor op) {
-  if (op.timestamps && threadIdx.x == 0) atomicMax(&op.timestamps[2 * op.op_index], ~device_time());
+  unsigned long long* const stamps = op.timestamps ? op.timestamps + kTimelineStampsPerOp * op.op_index : nullptr;
+  if (stamps && threadIdx.x == 0) atomicMax(&stamps[0], ~device_time());
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   const std::uint64_t tid = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   for (int r = 0; r < op.num_reads; ++r) {
@@ -69,10 +70,15 @@ __global__ void op_kernel(OpDescriptor op) {
     if (foreign) atomicAdd(&op.mismatch_counters[s.alloc], foreign);
     if (stale) atomicAdd(&op.stale_counters[s.alloc], stale);
   }
+  if (stamps) {  // uniform over the block: every thread reaches the barrier
+    __syncthreads();
+    if (threadIdx.x == 0) atomicMax(&stamps[2], device_time());
+  }
   if (op.spin_cycles > 0) {
     if (threadIdx.x == 0) spin_for(op.spin_cycles);
     __syncthreads();
   }
+  if (stamps && threadIdx.x == 0) atomicMax(&stamps[3], ~device_time());
   for (int k = 0; k < op.num_writes; ++k) {
     const KernelSegment s = op.writes[k];
     const std::uint32_t key = pattern_key(s.alloc, s.version);
@@ -81,9 +87,9 @@ __global__ void op_kernel(OpDescriptor op) {
       s.base[w] = s.version == kZeroVersion ? 0u : tagged_word(s.tag, key, w);
     }
   }
-  if (op.timestamps) {  // uniform over the block: every thread reaches the barrier
+  if (stamps) {
     __syncthreads();
-    if (threadIdx.x == 0) atomicMax(&op.timestamps[2 * op.op_index + 1], device_time());
+    if (threadIdx.x == 0) atomicMax(&stamps[1], device_time());
   }
 }
 

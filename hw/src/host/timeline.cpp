@@ -18,6 +18,8 @@ void normalise(std::vector<TimelineOp>& ops) {
   for (TimelineOp& o : ops) {
     o.start_ns -= first;
     o.end_ns -= first;
+    o.reads_done_ns -= o.has_phases ? first : 0;
+    o.writes_start_ns -= o.has_phases ? first : 0;
   }
   std::sort(ops.begin(), ops.end(), [](const TimelineOp& a, const TimelineOp& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.seq < b.seq;
@@ -35,6 +37,10 @@ boost::json::array ops_json(const std::vector<TimelineOp>& ops) {
     j["kind"] = o.kind;
     j["start_ns"] = o.start_ns;
     j["end_ns"] = o.end_ns;
+    if (o.has_phases) {
+      j["reads_done_ns"] = o.reads_done_ns;
+      j["writes_start_ns"] = o.writes_start_ns;
+    }
     a.push_back(std::move(j));
   }
   return a;
@@ -59,15 +65,18 @@ std::vector<TimelineOp> device_timeline(const std::vector<unsigned long long>& s
   dropped = 0;
   // Ticks relative to the earliest start before scaling, so doubles keep ns precision.
   unsigned long long first = std::numeric_limits<unsigned long long>::max();
-  for (std::size_t i = 0; i < ops.size() && 2 * i + 1 < stamps.size(); ++i)
-    if (stamps[2 * i] != 0 && stamps[2 * i + 1] != 0) first = std::min(first, ~stamps[2 * i]);
+  constexpr std::size_t k = kTimelineStampsPerOp;
+  const auto stamp = [&](std::size_t op, std::size_t which) {
+    return k * op + which < stamps.size() ? stamps[k * op + which] : 0ull;
+  };
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (stamp(i, 0) != 0 && stamp(i, 1) != 0) first = std::min(first, ~stamp(i, 0));
   const auto ns = [&](unsigned long long ticks) {
     return ticks >= first ? std::int64_t(double(ticks - first) * ns_per_tick)
                           : -std::int64_t(double(first - ticks) * ns_per_tick);
   };
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    const unsigned long long start = 2 * i + 1 < stamps.size() ? stamps[2 * i] : 0;
-    const unsigned long long end = 2 * i + 1 < stamps.size() ? stamps[2 * i + 1] : 0;
+    const unsigned long long start = stamp(i, 0), end = stamp(i, 1);
     if (start == 0 || end == 0) {
       ++dropped;
       continue;
@@ -79,6 +88,11 @@ std::vector<TimelineOp> device_timeline(const std::vector<unsigned long long>& s
     o.kind = std::string(device_op_kind_name(ops[i].kind));
     o.start_ns = ns(~start);
     o.end_ns = ns(end);
+    if (stamp(i, 2) != 0 && stamp(i, 3) != 0) {
+      o.has_phases = true;
+      o.reads_done_ns = ns(stamp(i, 2));
+      o.writes_start_ns = ns(~stamp(i, 3));
+    }
     out.push_back(std::move(o));
   }
   normalise(out);

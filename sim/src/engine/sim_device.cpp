@@ -77,6 +77,12 @@ void SimDevice::dispatch(const QueuedEvent& e) {
       advance(e.target);
       break;
     }
+    case kOpReads:
+      op_reads(e.target);
+      break;
+    case kOpWrites:
+      op_writes(e.target);
+      break;
     case kOpEnd:
       op_end(e.target);
       break;
@@ -117,18 +123,20 @@ TimeNs SimDevice::op_duration(TimeNs nominal) {
   return v ? TimeNs(std::llround(double(nominal) * *v / rate)) : nominal;
 }
 
-TimeNs SimDevice::device_time(const DeviceOp& op) {
+SimDevice::DevicePhases SimDevice::device_phases(const DeviceOp& op) {
   const PlatformProfile& p = config_.platform;
-  TimeNs t = op_duration(op.duration) + p.device_op_gap_ns;
-  if (p.op_check_ns_per_mib > 0 || p.op_fill_ns_per_mib > 0) {
-    auto mib = [](const std::vector<DeviceAccess>& v) {
-      double bytes = 0;
-      for (const DeviceAccess& a : v) bytes += double(a.range.bytes);
-      return bytes / double(1 << 20);
-    };
-    t += TimeNs(std::llround(mib(op.reads) * double(p.op_check_ns_per_mib) + mib(op.writes) * double(p.op_fill_ns_per_mib)));
-  }
-  return t;
+  const TimeNs run = op_duration(op.duration);
+  auto pass = [](const std::vector<DeviceAccess>& v, TimeNs ns_per_mib) {
+    if (ns_per_mib <= 0) return TimeNs(0);
+    double bytes = 0;
+    for (const DeviceAccess& a : v) bytes += double(a.range.bytes);
+    return TimeNs(std::llround(bytes / double(1 << 20) * double(ns_per_mib)));
+  };
+  DevicePhases ph;
+  ph.reads_at = p.device_op_gap_ns + pass(op.reads, p.op_check_ns_per_mib);
+  ph.writes_at = ph.reads_at + run;
+  ph.end = ph.writes_at + pass(op.writes, p.op_fill_ns_per_mib);
+  return ph;
 }
 
 TimeNs SimDevice::now() const { return current_ == Agent::Host ? host_.now : cb_.now; }

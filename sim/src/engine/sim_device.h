@@ -95,7 +95,7 @@ class SimDevice final : public Device {
   void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override;
 
  private:
-  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpEnd, kCallbackWake, kCallbackDone };
+  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpReads, kOpWrites, kOpEnd, kCallbackWake, kCallbackDone };
   enum class Agent : std::uint8_t { Host, Callback };
   using HostWait = HostThread::Wait;
 
@@ -114,6 +114,8 @@ class SimDevice final : public Device {
   StreamOp& enqueue(StreamId s, StreamOp::Kind kind);
   void advance(StreamId s);
   void kick(StreamId s, TimeNs at);
+  void op_reads(StreamId s);
+  void op_writes(StreamId s);
   void op_end(StreamId s);
   void complete_record(std::uint64_t rec);
   void callback_wake();
@@ -137,9 +139,18 @@ class SimDevice final : public Device {
   TimeNs cost(TimeNs PlatformProfile::*member);
   /// A device op's duration under the spread of spin_ns_per_cycle (the kernel's jitter).
   TimeNs op_duration(TimeNs nominal);
-  /// How long a device op holds its stream: the gap after the op before it, its duration, and the
-  /// validation kernel's check and fill passes over what it reads and writes (platform.h).
-  TimeNs device_time(const DeviceOp& op);
+  /// When a device op's accesses happen, as offsets from when it takes its stream. The stream
+  /// holds it for the gap after the op before it, the validation kernel's check pass over what it
+  /// reads, its duration, and the fill pass over what it writes (platform.h). Its reads count at
+  /// the end of the check pass (the last word read), its writes at the start of the fill pass (the
+  /// first word written): a write of another stream anywhere between them and the reader's own
+  /// last write clobbers some word the reader then sees, as on the GPU (results/hw/h200-pairs).
+  /// Without those costs (every profile but a validation run's) reads are at the start and writes
+  /// at the end, and nothing lies between one op's writes and the next op's reads.
+  struct DevicePhases {
+    TimeNs reads_at = 0, writes_at = 0, end = 0;
+  };
+  DevicePhases device_phases(const DeviceOp& op);
   void charge(TimeNs cost) {
     mem_.flush();  // host time passes: a deferred release state was visible
     agent_now() += cost;

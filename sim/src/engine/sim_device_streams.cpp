@@ -38,15 +38,19 @@ void SimDevice::advance(StreamId s) {
       return;
     }
     switch (op.kind) {
-      case StreamOp::Kind::Device:
+      case StreamOp::Kind::Device: {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
-        for (const DeviceAccess& a : op.dev.reads)
-          emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, false, now_); });
         st.busy = true;
         st.op_start = now_;
+        st.writes_emitted = false;
         streams_.device_op_started(now_);
-        queue_.push(now_ + device_time(op.dev), kOpEnd, s);
+        const DevicePhases ph = device_phases(op.dev);
+        if (ph.reads_at == 0) op_reads(s);
+        else queue_.push(now_ + ph.reads_at, kOpReads, s);
+        if (ph.writes_at < ph.end) queue_.push(now_ + ph.writes_at, kOpWrites, s);
+        queue_.push(now_ + ph.end, kOpEnd, s);
         return;
+      }
       case StreamOp::Kind::Record: {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         const std::uint64_t rec = op.rec;
@@ -95,12 +99,26 @@ void SimDevice::advance(StreamId s) {
   if (!st.busy && st.ops.empty()) check_host_wait();
 }
 
-void SimDevice::op_end(StreamId s) {
+void SimDevice::op_reads(StreamId s) {
+  const StreamOp& op = streams_[s].ops.front();
+  const AgentId me = stream_agent(s);
+  for (const DeviceAccess& a : op.dev.reads)
+    emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, false, now_); });
+}
+
+void SimDevice::op_writes(StreamId s) {
   SimStream& st = streams_[s];
-  StreamOp& op = st.ops.front();
+  const StreamOp& op = st.ops.front();
   const AgentId me = stream_agent(s);
   for (const DeviceAccess& a : op.dev.writes)
     emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, true, now_); });
+  st.writes_emitted = true;
+}
+
+void SimDevice::op_end(StreamId s) {
+  SimStream& st = streams_[s];
+  if (!st.writes_emitted) op_writes(s);
+  StreamOp& op = st.ops.front();
   const DeviceOpSpan span{op.op_seq, s, op.dev.kind, op.dev.label, st.op_start, now_};
   emit([&](auto& o) { o.on_device_op(span); });
   st.ops.pop_front();

@@ -36,6 +36,7 @@ struct SimStream {
   TimeNs wait_since = 0;          // when the head wait started blocking
   std::uint64_t waiting_rec = 0;  // blocked at a wait on this record
   TimeNs op_start = 0;
+  bool writes_emitted = false;    // the running device op's writes are done (SimDevice::op_writes)
   StreamId callback_stream = kNoStream;
 
   bool idle() const { return !busy && ops.empty(); }

@@ -51,6 +51,11 @@ struct TimelineOp {
   std::string label;      // DeviceOp::label ("kernel", "memset", a scenario's kernel name...)
   std::string kind;       // "kernel", "memset", "copy", "marker"
   std::int64_t start_ns = 0, end_ns = 0;
+  // The GPU's only (has_phases): when the op's last block finished checking what it reads, and
+  // when its first block began writing: the read and write instants of the simulator's model
+  // (SimDevice::device_phases), measured.
+  bool has_phases = false;
+  std::int64_t reads_done_ns = 0, writes_start_ns = 0;
 };
 
 /// Foreign words one allocation read, by whose data they were (a diagnostic of which race the

@@ -3,8 +3,9 @@
 //
 // FILE: {"scenario", "semaphore", "seed", "clock", "combinations": [
 //   {"policy", "guard", "trial", "corrupted_words", "corrupted_executions": [execution index...],
-//    "dropped", "ops": [{"seq", "stream", "label", "kind", "start_ns", "end_ns"}...],
-//    "sim_ops": [same fields]}]}
+//    "dropped", "ops": [{"seq", "stream", "label", "kind", "start_ns", "end_ns", "reads_done_ns",
+//                        "writes_start_ns"}...],
+//    "sim_ops": [same fields, without the last two]}]}
 // "ops": the GPU's, from %globaltimer read by block 0 thread 0 of each op's kernel at its start and
 // after its writes; "sim_ops": the simulator's DeviceOpSpans for the same program, seed and
 // platform. Both in ns from their own first op's start, sorted by start (then seq).
@@ -28,10 +29,14 @@ struct LaunchedOp {
   DeviceOpKind kind = DeviceOpKind::Kernel;
 };
 
-/// The ops of a trial from the raw device buffer (kernels.h): stamps[2i] is ~(op i's start),
-/// stamps[2i+1] its end, in device clock ticks of `ns_per_tick` (0: never written). Ops without
-/// both stamps are counted in `dropped`, not listed. Times are made relative to the earliest start;
-/// the result is sorted by start (then seq).
+/// Device stamps per op (kernels.h): [0] ~(earliest block start), [1] latest block end, [2] latest
+/// end of a block's read check, [3] ~(earliest start of a block's writes); 0: never written.
+inline constexpr std::size_t kTimelineStampsPerOp = 4;
+
+/// The ops of a trial from the raw device buffer: kTimelineStampsPerOp stamps per op, in device
+/// clock ticks of `ns_per_tick`. Ops without a start and an end are counted in `dropped`, not
+/// listed; the phase stamps are used when both are there. Times are made relative to the earliest
+/// start; the result is sorted by start (then seq).
 std::vector<TimelineOp> device_timeline(const std::vector<unsigned long long>& stamps,
                                         const std::vector<LaunchedOp>& ops, double ns_per_tick,
                                         std::uint64_t& dropped);
