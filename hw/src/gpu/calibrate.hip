@@ -188,6 +188,44 @@ CalibrationOutput calibrate_device(int n) {
     w.writes[w.num_writes++] = seg;
     out.profile.op_check_ns_per_mib = TimeNs(std::max(0.0, (timed(r, 1) - one) / double(mib)));
     out.profile.op_fill_ns_per_mib = TimeNs(std::max(0.0, (timed(w, 1) - one) / double(mib)));
+    // The same passes while an op kernel of another stream runs (a 2 ms spin on every
+    // multiprocessor, as a compute op of a scenario): on the H200 they ran several times slower
+    // than alone (results/hw/h200-pairs), which widens every race window of overlapping ops.
+    {
+      hipStream_t other;
+      ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
+      OpDescriptor background = empty;
+      background.spin_cycles = static_cast<long long>(2e6 / out.profile.spin_ns_per_cycle);
+      auto contended = [&](const OpDescriptor& a) {
+        std::vector<double> t;
+        for (int i = 0; i < 30; ++i) {
+          hipEvent_t e0, e1;
+          ALLOCSIM_HIP_CHECK(hipEventCreate(&e0));
+          ALLOCSIM_HIP_CHECK(hipEventCreate(&e1));
+          ALLOCSIM_HIP_CHECK(launch_op(background, other));
+          const auto started = Clock::now();  // let the background kernel take the device first
+          while (ns_since(started) < 50'000) {
+          }
+          ALLOCSIM_HIP_CHECK(hipEventRecord(e0, s));
+          ALLOCSIM_HIP_CHECK(launch_op(a, s));
+          ALLOCSIM_HIP_CHECK(hipEventRecord(e1, s));
+          ALLOCSIM_HIP_CHECK(hipEventSynchronize(e1));
+          float ms = 0;
+          ALLOCSIM_HIP_CHECK(hipEventElapsedTime(&ms, e0, e1));
+          t.push_back(double(ms) * 1e6);
+          ALLOCSIM_HIP_CHECK(hipStreamSynchronize(other));
+          ALLOCSIM_HIP_CHECK(hipEventDestroy(e0));
+          ALLOCSIM_HIP_CHECK(hipEventDestroy(e1));
+        }
+        return median(t);
+      };
+      const double one_c = contended(empty);
+      out.profile.op_check_contended_ns_per_mib = TimeNs(std::max(0.0, (contended(r) - one_c) / double(mib)));
+      out.profile.op_fill_contended_ns_per_mib = TimeNs(std::max(0.0, (contended(w) - one_c) / double(mib)));
+      out.extra.emplace_back("op_empty_contended_ns", one_c);
+      out.extra.emplace_back("op_empty_ns", one);
+      ALLOCSIM_HIP_CHECK(hipStreamDestroy(other));
+    }
     ALLOCSIM_HIP_CHECK(hipFree(buf));
     ALLOCSIM_HIP_CHECK(hipFree(counters));
   }

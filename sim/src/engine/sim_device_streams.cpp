@@ -43,8 +43,8 @@ void SimDevice::advance(StreamId s) {
         st.busy = true;
         st.op_start = now_;
         st.writes_emitted = false;
+        const DevicePhases ph = device_phases(op.dev, /*contended=*/streams_.running() > 0);
         streams_.device_op_started(now_);
-        const DevicePhases ph = device_phases(op.dev);
         if (ph.reads_at == 0) op_reads(s);
         else queue_.push(now_ + ph.reads_at, kOpReads, s);
         if (ph.writes_at < ph.end) queue_.push(now_ + ph.writes_at, kOpWrites, s);
