@@ -189,13 +189,17 @@ CalibrationOutput calibrate_device(int n) {
     out.profile.op_check_ns_per_mib = TimeNs(std::max(0.0, (timed(r, 1) - one) / double(mib)));
     out.profile.op_fill_ns_per_mib = TimeNs(std::max(0.0, (timed(w, 1) - one) / double(mib)));
     // The same passes while an op kernel of another stream runs (a 2 ms spin on every
-    // multiprocessor, as a compute op of a scenario): on the H200 they ran several times slower
+    // multiprocessor, as a scenario's compute op; a one-block spin slows nothing): on the H200 they ran several times slower
     // than alone (results/hw/h200-pairs), which widens every race window of overlapping ops.
     {
       hipStream_t other;
       ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
       OpDescriptor background = empty;
       background.spin_cycles = static_cast<long long>(2e6 / out.profile.spin_ns_per_cycle);
+      // A 1 MiB read gives it a block on every multiprocessor (launch_op sizes the grid by data).
+      KernelSegment small = seg;
+      small.count = (1u << 20) / 4;
+      background.reads[background.num_reads++] = small;
       auto contended = [&](const OpDescriptor& a) {
         std::vector<double> t;
         for (int i = 0; i < 30; ++i) {
