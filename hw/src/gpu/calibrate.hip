@@ -143,7 +143,7 @@ CalibrationOutput calibrate_device(int n) {
   // The op kernel's own device time (validation only): the gap between dependent ops on one stream
   // (eleven empty ops against one), and its check and fill passes per MiB.
   {
-    const std::uint64_t max_bytes = 64ull << 20;
+    const std::uint64_t max_bytes = 64ull << 20;  // also holds the contended workload's 24 MiB
     std::uint32_t* buf = nullptr;
     unsigned long long* counters = nullptr;
     ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&buf), max_bytes));
@@ -188,46 +188,67 @@ CalibrationOutput calibrate_device(int n) {
     w.writes[w.num_writes++] = seg;
     out.profile.op_check_ns_per_mib = TimeNs(std::max(0.0, (timed(r, 1) - one) / double(mib)));
     out.profile.op_fill_ns_per_mib = TimeNs(std::max(0.0, (timed(w, 1) - one) / double(mib)));
-    // The same passes while an op kernel of another stream runs (a 2 ms spin on every
-    // multiprocessor, as a scenario's compute op; a one-block spin slows nothing): on the H200 they ran several times slower
-    // than alone (results/hw/h200-pairs), which widens every race window of overlapping ops.
+    // The same passes while another stream runs ops (contended): a chain of compute-like ops
+    // (read 4 MiB, spin 100 us, write 4 MiB) on one stream and, once it runs, three
+    // autotune-like ops (read 8 MiB, spin 50 us, write 8 MiB) on another, as conv-autotune
+    // overlaps them. Each op's passes come from its own phase stamps (kernels.h: the last block's
+    // end of checking less the first block's start; the last block's end less the first block's
+    // start of writing), per MiB. On the H200 these ran several times slower than alone
+    // (results/hw/h200-pairs), which widens every race window of overlapping ops; a lone
+    // spinning op on another stream slows nothing, so the workload overlaps real op chains.
     {
       hipStream_t other;
       ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
-      OpDescriptor background = empty;
-      background.spin_cycles = static_cast<long long>(2e6 / out.profile.spin_ns_per_cycle);
-      // A 1 MiB read gives it a block on every multiprocessor (launch_op sizes the grid by data).
-      KernelSegment small = seg;
-      small.count = (1u << 20) / 4;
-      background.reads[background.num_reads++] = small;
-      auto contended = [&](const OpDescriptor& a) {
-        std::vector<double> t;
-        for (int i = 0; i < 30; ++i) {
-          hipEvent_t e0, e1;
-          ALLOCSIM_HIP_CHECK(hipEventCreate(&e0));
-          ALLOCSIM_HIP_CHECK(hipEventCreate(&e1));
-          ALLOCSIM_HIP_CHECK(launch_op(background, other));
-          const auto started = Clock::now();  // let the background kernel take the device first
-          while (ns_since(started) < 50'000) {
-          }
-          ALLOCSIM_HIP_CHECK(hipEventRecord(e0, s));
-          ALLOCSIM_HIP_CHECK(launch_op(a, s));
-          ALLOCSIM_HIP_CHECK(hipEventRecord(e1, s));
-          ALLOCSIM_HIP_CHECK(hipEventSynchronize(e1));
-          float ms = 0;
-          ALLOCSIM_HIP_CHECK(hipEventElapsedTime(&ms, e0, e1));
-          t.push_back(double(ms) * 1e6);
-          ALLOCSIM_HIP_CHECK(hipStreamSynchronize(other));
-          ALLOCSIM_HIP_CHECK(hipEventDestroy(e0));
-          ALLOCSIM_HIP_CHECK(hipEventDestroy(e1));
-        }
-        return median(t);
+      constexpr int kChain = 6, kOverlapping = 3;
+      unsigned long long* stamps = nullptr;
+      const std::size_t nstamps = kTimelineStampsPerOp * (kChain + kOverlapping);
+      ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&stamps), nstamps * sizeof(unsigned long long)));
+      auto op_over = [&](std::uint64_t read_off_mib, std::uint64_t read_mib, std::uint64_t write_off_mib,
+                         std::uint64_t write_mib, double spin_ns_wanted) {
+        OpDescriptor d = empty;
+        KernelSegment rs = seg, ws = seg;
+        rs.base = buf + (read_off_mib << 20) / 4;
+        rs.count = (read_mib << 20) / 4;
+        ws.base = buf + (write_off_mib << 20) / 4;
+        ws.count = (write_mib << 20) / 4;
+        d.reads[d.num_reads++] = rs;
+        d.writes[d.num_writes++] = ws;
+        d.spin_cycles = static_cast<long long>(spin_ns_wanted / out.profile.spin_ns_per_cycle);
+        d.timestamps = stamps;
+        return d;
       };
-      const double one_c = contended(empty);
-      out.profile.op_check_contended_ns_per_mib = TimeNs(std::max(0.0, (contended(r) - one_c) / double(mib)));
-      out.profile.op_fill_contended_ns_per_mib = TimeNs(std::max(0.0, (contended(w) - one_c) / double(mib)));
-      out.extra.emplace_back("op_empty_contended_ns", one_c);
-      out.extra.emplace_back("op_empty_ns", one);
+      std::vector<double> check_per_mib, fill_per_mib;
+      for (int rep = 0; rep < 20; ++rep) {
+        ALLOCSIM_HIP_CHECK(hipMemset(stamps, 0, nstamps * sizeof(unsigned long long)));
+        ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
+        for (int i = 0; i < kChain; ++i) {
+          OpDescriptor c = op_over(0, 4, 4, 4, 100'000);
+          c.op_index = unsigned(i);
+          ALLOCSIM_HIP_CHECK(launch_op(c, s));
+        }
+        const auto started = Clock::now();  // the chain's first op is running by then
+        while (ns_since(started) < 150'000) {
+        }
+        for (int i = 0; i < kOverlapping; ++i) {
+          OpDescriptor a = op_over(16, 8, 16, 8, 50'000);
+          a.op_index = unsigned(kChain + i);
+          ALLOCSIM_HIP_CHECK(launch_op(a, other));
+        }
+        ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
+        std::vector<unsigned long long> h(nstamps);
+        ALLOCSIM_HIP_CHECK(hipMemcpy(h.data(), stamps, nstamps * sizeof(unsigned long long), hipMemcpyDeviceToHost));
+        for (int i = kChain; i < kChain + kOverlapping; ++i) {
+          const unsigned long long* t = &h[kTimelineStampsPerOp * std::size_t(i)];
+          if (!t[0] || !t[1] || !t[2] || !t[3]) continue;
+          check_per_mib.push_back(double(t[2] - ~t[0]) * kTimelineNsPerTick / 8.0);
+          fill_per_mib.push_back(double(t[1] - ~t[3]) * kTimelineNsPerTick / 8.0);
+        }
+      }
+      out.profile.op_check_contended_ns_per_mib = TimeNs(median(check_per_mib));
+      out.profile.op_fill_contended_ns_per_mib = TimeNs(median(fill_per_mib));
+      set_spread(out, "op_check_contended_ns_per_mib", check_per_mib);
+      set_spread(out, "op_fill_contended_ns_per_mib", fill_per_mib);
+      ALLOCSIM_HIP_CHECK(hipFree(stamps));
       ALLOCSIM_HIP_CHECK(hipStreamDestroy(other));
     }
     ALLOCSIM_HIP_CHECK(hipFree(buf));

@@ -31,13 +31,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kMaxSourceCounters = std::size_t(1) << 22;
 /// Ops one trial's timeline can hold (HwDeviceOptions::record_timeline); later ops go unrecorded.
 constexpr std::size_t kTimelineCapacity = std::size_t(1) << 16;
-/// The device clock the op kernel stamps (kernels.h): %globaltimer counts ns; AMD's wall_clock64()
-/// runs at a constant 100 MHz on gfx9 / CDNA (these HIP headers offer no attribute to read it).
-#if defined(__HIP_PLATFORM_NVIDIA__)
-constexpr double kTimelineNsPerTick = 1.0;
-#else
-constexpr double kTimelineNsPerTick = 10.0;
-#endif
 
 class HipDevice;
 

@@ -15,6 +15,14 @@
 
 namespace allocsim::hw {
 
+/// The device clock the op kernel stamps: %globaltimer counts ns; AMD's wall_clock64() runs at a
+/// constant 100 MHz on gfx9 / CDNA (these HIP headers offer no attribute to read it).
+#if defined(__HIP_PLATFORM_NVIDIA__)
+inline constexpr double kTimelineNsPerTick = 1.0;
+#else
+inline constexpr double kTimelineNsPerTick = 10.0;
+#endif
+
 inline constexpr int kMaxSegments = 8;  // per direction per op; more are dropped with a warning
 
 struct KernelSegment {
