@@ -13,7 +13,7 @@ TEST_CASE("device_timeline decodes the op kernel's stamps relative to the first 
   // op 0 on compute 1000..1500 (reads checked by 1100, writes from 1400), op 1 on autotune
   // 1200..1300 without phase stamps, op 2 never ran, op 3 past the buffer.
   const std::vector<unsigned long long> stamps = {~1000ull, 1500, 1100, ~1400ull, ~1200ull, 1300, 0, 0, 0, 0};
-  const std::vector<hw::LaunchedOp> ops = {{"compute", "conv", DeviceOpKind::Kernel},
+  const std::vector<hw::LaunchedOp> ops = {{"compute", "conv", DeviceOpKind::Kernel, 4096, 8192},
                                            {"autotune", "memset", DeviceOpKind::Memset},
                                            {"compute", "kernel", DeviceOpKind::Kernel},
                                            {"compute", "late", DeviceOpKind::Kernel}};
@@ -30,6 +30,8 @@ TEST_CASE("device_timeline decodes the op kernel's stamps relative to the first 
   CHECK(t[0].has_phases);
   CHECK(t[0].reads_done_ns == 100);
   CHECK(t[0].writes_start_ns == 400);
+  CHECK(t[0].read_bytes == 4096);
+  CHECK(t[0].write_bytes == 8192);
   CHECK(t[1].seq == 1);
   CHECK_FALSE(t[1].has_phases);
   CHECK(t[1].kind == "memset");

@@ -412,7 +412,10 @@ class HipDevice final : public HwDevice {
       } else {
         warnings_.insert("more than 65536 ops in one trial: later ops left out of the timeline");
       }
-      launched_.push_back(LaunchedOp{stream_name(s), op.label, op.kind});
+      LaunchedOp l{stream_name(s), op.label, op.kind};
+      for (int i = 0; i < d.num_reads; ++i) l.read_bytes += 4 * d.reads[i].count;
+      for (int i = 0; i < d.num_writes; ++i) l.write_bytes += 4 * d.writes[i].count;
+      launched_.push_back(std::move(l));
     }
     ALLOCSIM_HIP_CHECK(launch_op(d, stream(s)));
   }

@@ -40,6 +40,8 @@ boost::json::array ops_json(const std::vector<TimelineOp>& ops) {
     if (o.has_phases) {
       j["reads_done_ns"] = o.reads_done_ns;
       j["writes_start_ns"] = o.writes_start_ns;
+      j["read_bytes"] = o.read_bytes;
+      j["write_bytes"] = o.write_bytes;
     }
     a.push_back(std::move(j));
   }
@@ -90,6 +92,8 @@ std::vector<TimelineOp> device_timeline(const std::vector<unsigned long long>& s
     o.end_ns = ns(end);
     if (stamp(i, 2) != 0 && stamp(i, 3) != 0) {
       o.has_phases = true;
+      o.read_bytes = ops[i].read_bytes;
+      o.write_bytes = ops[i].write_bytes;
       o.reads_done_ns = ns(stamp(i, 2));
       o.writes_start_ns = ns(~stamp(i, 3));
     }

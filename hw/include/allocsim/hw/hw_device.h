@@ -56,6 +56,7 @@ struct TimelineOp {
   // (SimDevice::device_phases), measured.
   bool has_phases = false;
   std::int64_t reads_done_ns = 0, writes_start_ns = 0;
+  std::uint64_t read_bytes = 0, write_bytes = 0;  // checked / filled by the op kernel
 };
 
 /// Foreign words one allocation read, by whose data they were (a diagnostic of which race the
