@@ -39,12 +39,8 @@ struct RunArgs {
 
 /// `--samples N`: N runs under the platform file's spread; prints the per-execution probabilities.
 int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const allocsim::Scenario& scenario) {
-  if (a.platform_path.empty())
-    throw allocsim::RunInputError("--samples needs --platform FILE with a \"spread\" (e.g. results/hw/h200-samples/calibration.json)");
   if (!a.trace_path.empty()) throw allocsim::RunInputError("--trace records one run: leave out --samples");
-  const allocsim::PlatformSpread spread = allocsim::load_platform_spread(a.platform_path);
-  if (spread.empty())
-    throw allocsim::RunInputError("--samples: " + a.platform_path + " has no \"spread\": nothing to draw costs from");
+  const allocsim::PlatformSpread spread = allocsim::spread_for_samples(a.platform_path);
   const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   using Meter = allocsim::results::ProgressMeter;
   Meter::Style style = Meter::Style::Off;
@@ -52,15 +48,15 @@ int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const alloc
   else if (a.progress == "lines" || a.progress == "auto") style = Meter::Style::Lines;
   Meter meter(std::size_t(a.samples), 0, std::cerr, style, "samples", "samples");
   const allocsim::SampleSet s = allocsim::run_samples(scenario, config, spread, a.samples, jobs, &meter);
+  meter.finish();
   std::cout << allocsim::format_samples(s);
   if (!a.json_path.empty()) {
     allocsim::write_file_atomically(a.json_path, allocsim::pretty_json(allocsim::samples_to_json(s)));
     std::cout << "json      " << a.json_path << "\n";
   }
   std::cout.flush();
-  if (a.fail_on_race && (s.samples_with_manifest > 0 || s.incomplete > 0 ||
-                         std::any_of(s.latent.begin(), s.latent.end(), [](std::uint64_t n) { return n > 0; })))
-    return 1;
+  const allocsim::SampleSummary m = allocsim::summarize(s);
+  if (a.fail_on_race && (m.samples_with_manifest > 0 || m.incomplete > 0 || m.latent.max > 0)) return 1;
   return 0;
 }
 

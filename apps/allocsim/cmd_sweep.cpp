@@ -1,7 +1,10 @@
 // `allocsim sweep SCENARIO`: the cross product policies x guards x semaphore capacities x seeds,
 // run in parallel, resumable, written to DIR (results.csv, results.json, memory_series.json),
-// then the report (`allocsim report DIR`). Exit status: 0 ok; 2 bad input (unknown scenario,
-// policy or guard, bad --set, DIR holding another sweep without --force, unwritable DIR).
+// then the report (`allocsim report DIR`). With --samples N each point (policy, guard, semaphore)
+// instead plays the program N times with costs drawn from the --platform file's spread
+// (sweep_sampled.h) and DIR also gets samples.csv. Exit status: 0 ok; 2 bad input (unknown
+// scenario, policy or guard, bad --set, --samples without a spread, DIR holding another sweep
+// without --force, unwritable DIR).
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -11,10 +14,13 @@
 #include <thread>
 
 #include "allocsim/results/atomic_file.h"
+#include "allocsim/results/platform_io.h"
 #include "allocsim/results/report.h"
 #include "allocsim/results/resolve.h"
 #include "allocsim/results/runner.h"
+#include "allocsim/results/samples.h"
 #include "allocsim/results/sweep.h"
+#include "allocsim/results/sweep_sampled.h"
 #include "allocsim/results/sweep_series.h"
 #include "command.h"
 
@@ -22,8 +28,9 @@ namespace {
 namespace res = allocsim::results;
 
 struct SweepArgs {
-  std::string scenario, policies = "all", guards = "all", semaphores, out, progress = "auto";
+  std::string scenario, policies = "all", guards = "all", semaphores, out, progress = "auto", platform;
   int seeds = 1;
+  int samples = 0;  // > 0: a sampled sweep (sweep_sampled.h)
   unsigned jobs = 0;
   std::vector<std::string> sets;
   bool force = false, no_report = false, no_plots = false;
@@ -114,14 +121,25 @@ int run(const SweepArgs& a) {
   allocsim::RunConfig base;
   base.scenario = a.scenario;
   base.sets = allocsim::set_params(items);
-  // Loaded for the scenario's own seed: it gives the base seed, the default semaphore, and the
-  // program of the memory-series runs; each job gets the program of its own seed.
+  // Checked first: a sampled sweep without a spread must fail before any loading or running.
+  const allocsim::PlatformSpread spread = a.samples > 0 ? allocsim::spread_for_samples(a.platform) : allocsim::PlatformSpread{};
+  if (!a.platform.empty()) {
+    try {
+      base.platform = allocsim::load_platform_file(a.platform);  // once, not once per run
+    } catch (const allocsim::PlatformError& e) {
+      throw allocsim::RunInputError(e.what());
+    }
+    spec.platform = a.platform;
+  }
+  // Loaded for the scenario's own seed: it gives the base seed, the default semaphore, the program
+  // of the memory-series runs and of every sample; each unsampled job gets the program of its seed.
   const allocsim::Scenario scenario = allocsim::load_for_run(base);
   allocsim::ScenarioPerSeed per_seed(base);
   spec.policies = resolve_names(a.policies, allocsim::list_policies(), "--policies");
   spec.guards = resolve_names(a.guards, allocsim::list_guards(), "--guards");
   spec.semaphores = a.semaphores.empty() ? std::vector<int>{scenario.semaphore} : parse_semaphores(a.semaphores);
   spec.seeds = a.seeds;
+  spec.samples = a.samples;
   spec.base_seed = scenario.seed;
   spec.executions = static_cast<int>(std::count_if(
       scenario.program.ops.begin(), scenario.program.ops.end(),
@@ -131,24 +149,36 @@ int run(const SweepArgs& a) {
   options.threads = a.jobs;
   options.force = a.force;
   options.progress = parse_progress(a.progress);
-  auto job = [&](const res::SweepJob& j) {
+  auto config_of = [&](const res::SweepJob& j) {
     allocsim::RunConfig config = base;
     config.policy = j.policy;
     config.guard = j.guard;
     config.semaphore = j.semaphore;
     config.seed = j.seed;
-    return allocsim::run_one(*per_seed.get(j.seed), config);
+    return config;
   };
   const std::filesystem::path dir = a.out;
-  res::SweepOutcome outcome = res::run_sweep(spec, dir, job, options);
-  std::cerr << "sweep: " << outcome.total << " runs (" << outcome.ran << " run now, " << outcome.reused
-            << " resumed from " << (dir / "jobs").string() << ")\n";
+  res::SweepOutcome outcome;
+  if (spec.samples > 0) {
+    auto point = [&](const res::SweepJob& j, int threads, res::ProgressMeter* meter) {
+      return allocsim::run_samples(scenario, config_of(j), spread, spec.samples, threads, meter);
+    };
+    outcome = res::run_sampled_sweep(spec, dir, point, options);
+    std::cerr << "sweep: " << outcome.total << " points x " << spec.samples << " samples (" << outcome.ran
+              << " points run now, " << outcome.reused << " resumed from " << (dir / "jobs").string() << ")\n";
+  } else {
+    auto job = [&](const res::SweepJob& j) { return allocsim::run_one(*per_seed.get(j.seed), config_of(j)); };
+    outcome = res::run_sweep(spec, dir, job, options);
+    std::cerr << "sweep: " << outcome.total << " runs (" << outcome.ran << " run now, " << outcome.reused
+              << " resumed from " << (dir / "jobs").string() << ")\n";
+  }
 
-  res::ReportInput input{spec, outcome.results, false, {}};
+  res::ReportInput input{spec, outcome.results, false, {}, outcome.samples};
   const res::MemorySeries series = record_series(scenario, spec, base, res::pick_plot_guard(input));
   allocsim::write_file_atomically((dir / "memory_series.json").string(), res::memory_series_json(series));
   std::cout << "results   " << (dir / "results.csv").string() << "\n"
             << "          " << (dir / "results.json").string() << "\n";
+  if (spec.samples > 0) std::cout << "          " << (dir / "samples.csv").string() << "\n";
   if (a.no_report) return 0;
   res::ReportOptions ro;
   ro.plots = !a.no_plots;
@@ -168,8 +198,14 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
   sub.add_option("--semaphore", a->semaphores, "comma-separated compute-semaphore capacities (default: the scenario's)");
   sub.add_option("--seeds", a->seeds, "number of seeds: the scenario's seed + 0..N-1 (default 1)")
       ->check(CLI::Range(1, 1000000));
+  sub.add_option("--platform", a->platform, "platform profile JSON (from allocsim-hw calibrate) for every run");
+  sub.add_option("--samples", a->samples,
+                 "play each point (policy, guard, semaphore) N times, every cost drawn from the --platform "
+                 "file's spread, instead of --seeds: per point the manifest-corruption probability with its 95% "
+                 "interval (any execution and each), peak in-use and host blocking median/p95/max")
+      ->check(CLI::Range(1, 10'000'000));
   sub.add_option("--out", a->out, "output folder (created; re-running into it resumes)")->required();
-  sub.add_option("--jobs,-j", a->jobs, "parallel runs (default: all cores)")->check(CLI::Range(1u, 4096u));
+  sub.add_option("--jobs,-j", a->jobs, "parallel runs; with --samples, each point's samples in parallel (default: all cores; output is the same for any)")->check(CLI::Range(1u, 4096u));
   sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
   sub.add_flag("--force", a->force, "discard every run recorded in OUT (also needed when OUT holds a different sweep) and start over");
   sub.add_option("--progress", a->progress, "auto (bar on a terminal, lines otherwise), bar, lines or off");
@@ -179,8 +215,11 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
       "Examples:\n"
       "  allocsim sweep conv-autotune --policies all --guards all --semaphore 1,2,4,8,16,32 --seeds 3 --out out/ca\n"
       "  allocsim sweep seed-repro --policies immediate,deferred-callback --guards none,wait-compute --out out/sr -j 2\n"
+      "  allocsim sweep conv-autotune --policies immediate,event-poll --guards none --semaphore 2,32 --samples 200 \\\n"
+      "      --platform results/hw/h200-samples/calibration.json --out out/cs\n"
       "Output: OUT/results.csv, OUT/results.json, OUT/report.md (+ PNG plots); OUT/jobs/ holds one record per\n"
-      "finished run so an interrupted sweep resumes where it stopped.\n"
+      "finished run (with --samples: per point) so an interrupted sweep resumes where it stopped. With --samples,\n"
+      "results.csv has one row per sample and OUT/samples.csv one per point (corruption rates with intervals).\n"
       "Exit status: 0 ok, 2 bad input.");
   return [a]() -> int {
     try {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "allocsim/results/sample_summary.h"
+
 namespace allocsim::results::detail {
 
 std::string fixed(double v, int decimals) {
@@ -36,6 +38,11 @@ std::string signed_percent(double fraction) {
 std::string signed_us(double ns) {
   std::string v = fixed(ns / 1000, 1);
   return (v[0] == '-' ? v : "+" + v) + " µs";
+}
+
+std::string rate_text(int k, int n) {
+  const auto [lo, hi] = binomial_interval(k, n);
+  return fixed(n > 0 ? 100.0 * k / n : 0, 1) + "% [" + fixed(100 * lo, 1) + ", " + fixed(100 * hi, 1) + "]";
 }
 
 namespace {

@@ -17,6 +17,8 @@ std::string count_spread(const Stat& s);
 std::string signed_percent(double fraction);
 /// "+12.3 µs".
 std::string signed_us(double ns);
+/// k of n samples as a percentage with its 95% interval (binomial_interval): "12.5% [9.1, 16.6]".
+std::string rate_text(int k, int n);
 
 /// `align[i]` true = right-aligned (numbers).
 std::string markdown_table(const std::vector<std::string>& header, const std::vector<bool>& right_align,

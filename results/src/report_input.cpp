@@ -33,6 +33,9 @@ SweepSpec spec_from_json(const json::object& o) {
   }
   if (auto it = o.find("executions"); it != o.end() && it->value().is_int64())
     s.executions = static_cast<int>(it->value().as_int64());
+  if (auto it = o.find("platform"); it != o.end() && it->value().is_string()) s.platform = it->value().as_string();
+  if (auto it = o.find("samples"); it != o.end() && it->value().is_int64())
+    s.samples = static_cast<int>(it->value().as_int64());
   if (auto it = o.find("set"); it != o.end() && it->value().is_array())
     for (const auto& kv : it->value().as_array())
       if (kv.is_array() && kv.as_array().size() == 2 && kv.as_array()[0].is_string() && kv.as_array()[1].is_string())
@@ -91,6 +94,17 @@ ReportInput read_report_input(const std::filesystem::path& dir) {
     if (!run) throw ReportError("report: results.json run " + std::to_string(i) + ": " + why);
     in.runs.push_back(std::move(*run));
     ++i;
+  }
+  // A sampled sweep's points (sweep_sampled.h); absent in an unsampled sweep's results.
+  if (auto points = o.find("samples"); points != o.end()) {
+    if (!points->value().is_array())
+      throw ReportError("report: " + (dir / "results.json").string() + ": \"samples\" is not an array");
+    for (const auto& p : points->value().as_array()) {
+      std::string why;
+      auto summary = summary_from_json(p, &why);
+      if (!summary) throw ReportError("report: results.json samples " + std::to_string(in.samples.size()) + ": " + why);
+      in.samples.push_back(std::move(*summary));
+    }
   }
   if (auto series = detail::read_whole_file(dir / "memory_series.json")) {
     json::value sv = json::parse(*series, ec);

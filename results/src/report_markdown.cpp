@@ -57,6 +57,12 @@ const std::vector<std::string> kSummaryHeader = {"policy",
                                                  "OOMs",
                                                  "fallbacks"};
 
+/// A sampled point's share of samples with a manifest corruption in any execution, with its
+/// interval; "–" for a cell without a summary.
+std::string corruption_text(const Cell& c) {
+  return c.sampled ? rate_text(c.sampled->samples_with_manifest, c.sampled->samples) : "–";
+}
+
 std::string summary_table(const ScenarioModel& m, int sem) {
   // PyTorch traces: the pool beside PyTorch's own max_memory_reserved (the same quantity: bytes the
   // allocator holds from the device), right after the pool column.
@@ -64,6 +70,14 @@ std::string summary_table(const ScenarioModel& m, int sem) {
   const double reserved = double(m.reference_max_reserved);
   std::vector<std::string> header = kSummaryHeader;
   std::vector<bool> align = kSummaryAlign;
+  // A sampled sweep: the share of samples with a manifest corruption, with its interval, right
+  // after the manifest race counts it summarises.
+  const bool sampled = m.samples > 0;
+  const auto after_manifest = std::find(header.begin(), header.end(), "manifest races") - header.begin() + 1;
+  if (sampled) {
+    header.insert(header.begin() + after_manifest, "manifest corruption");
+    align.insert(align.begin() + after_manifest, true);
+  }
   const auto after_pool = std::find(header.begin(), header.end(), "peak pool MiB") - header.begin() + 1;
   if (torch) {
     header.insert(header.begin() + after_pool, {"PyTorch max reserved MiB", "peak pool ÷ PyTorch reserved"});
@@ -92,6 +106,7 @@ std::string summary_table(const ScenarioModel& m, int sem) {
                                       count_spread(c->callbacks),
                                       count_spread(c->ooms),
                                       count_spread(c->fallbacks)};
+      if (sampled) row.insert(row.begin() + after_manifest, corruption_text(*c));
       if (torch)
         row.insert(row.begin() + after_pool,
                    {fixed(reserved / kMiB, 2), fixed(c->peak_pool.mean / reserved, 3) + "×"});
@@ -365,16 +380,40 @@ std::string ranking_table(const ScenarioModel& m, const std::vector<Ranked>& ran
 /// The verdict's sentences, each with its role, so the report lists them all and headline.md picks
 /// the ones a README quotes; empty = does not apply.
 struct VerdictLines {
-  std::string race_free, racy, incomplete, oom, none_free, memory, reserved_flat, time, frontier, growth,
-      bound, guard_cap;
+  std::string race_free, racy, corruption, incomplete, oom, none_free, memory, reserved_flat, time, frontier,
+      growth, bound, guard_cap;
   std::vector<const std::string*> all() const {
-    return {&race_free,     &racy, &incomplete, &oom,    &none_free, &memory,
-            &reserved_flat, &time, &frontier,   &growth, &bound,     &guard_cap};
+    return {&race_free,     &racy, &corruption, &incomplete, &oom,   &none_free, &memory,
+            &reserved_flat, &time, &frontier,   &growth,     &bound, &guard_cap};
   }
   std::vector<const std::string*> headline() const {
-    return {&racy, &none_free, &memory, &reserved_flat, &time, &growth, &bound, &guard_cap};
+    return {&racy, &corruption, &none_free, &memory, &reserved_flat, &time, &growth, &bound, &guard_cap};
   }
 };
+
+/// A sampled sweep: each option's manifest-corruption rate at the reference capacity, with its
+/// interval; the options with none share one clause, since their interval only depends on n.
+std::string corruption_sentence(const ScenarioModel& m, const Verdict& v) {
+  std::vector<std::string> hit;
+  std::optional<int> none_n;
+  std::size_t none = 0, points = 0;
+  for (const auto& o : m.options) {
+    const Cell* c = m.cell(o.policy, o.guard, v.sem);
+    if (!c || !c->sampled) continue;
+    ++points;
+    if (c->sampled->samples_with_manifest > 0)
+      hit.push_back(option_name(o.policy, o.guard) + " " + corruption_text(*c));
+    else
+      ++none, none_n = c->sampled->samples;
+  }
+  if (points == 0) return {};
+  std::string out = "Manifest corruption at semaphore " + std::to_string(v.sem) +
+                    " (share of samples with one in any execution, 95% Clopper-Pearson interval): ";
+  if (hit.empty()) return out + rate_text(0, *none_n) + " for every option (no sample had one).";
+  out += join(hit, ", ");
+  if (none > 0) out += "; every other option " + rate_text(0, *none_n);
+  return out + ".";
+}
 
 VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
   VerdictLines l;
@@ -388,6 +427,7 @@ VerdictLines verdict_lines(const ScenarioModel& m, const Verdict& v) {
   if (!v.racy.empty())
     l.racy = "Racy (runs with a latent or manifest race): " +
              names(v.racy, [](const Option& o) { return o.racy_runs; }) + ".";
+  l.corruption = corruption_sentence(m, v);
   if (!v.incomplete.empty())
     l.incomplete = "Did not complete (deadlock or starvation): " +
                    names(v.incomplete, [](const Option& o) { return o.incomplete_runs; }) + ".";
@@ -481,16 +521,97 @@ std::string sweep_line(const ReportInput& in, const ScenarioModel& m) {
   for (int s : m.semaphores) sems.push_back(std::to_string(s));
   std::ostringstream os;
   os << runs << " runs: " << m.policies.size() << " policies × " << m.guards.size() << " guards × semaphore capacity {"
-     << join(sems, ", ") << "} × " << in.spec.seeds << " seed" << (in.spec.seeds == 1 ? "" : "s");
-  if (in.spec.seeds > 1)
-    os << " (" << in.spec.base_seed << "–" << seeds::nth(in.spec.base_seed, std::uint64_t(in.spec.seeds - 1))
-       << ")";
+     << join(sems, ", ") << "} × ";
+  // A sampled sweep's seeds are its samples' (sample i: base + i), each point playing all of them.
+  const bool sampled = in.spec.samples > 0;
+  const int n = sampled ? in.spec.samples : in.spec.seeds;
+  const std::string seed_range =
+      std::to_string(in.spec.base_seed) +
+      (n > 1 ? "–" + std::to_string(seeds::nth(in.spec.base_seed, std::uint64_t(n - 1))) : std::string());
+  if (sampled)
+    os << n << " sample" << (n == 1 ? " (seed " : "s (seeds ") << seed_range
+       << ", every cost drawn from the spread of `" << in.spec.platform << "`)";
   else
-    os << " (" << in.spec.base_seed << ")";
+    os << n << " seed" << (n == 1 ? "" : "s") << " (" << seed_range << ")";
   std::vector<std::string> sets;
   for (const auto& [k, v] : in.spec.sets) sets.push_back("`" + k + "=" + v + "`");
   if (!sets.empty()) os << "; --set " << join(sets, ", ");
+  if (in.spec.samples == 0 && !in.spec.platform.empty()) os << "; platform `" << in.spec.platform << "`";
   os << ".\n";
+  if (in.spec.samples > 0)
+    os << "\nEach point's runs are its samples: where the tables give means and `[min–max]` over seeds, they "
+          "are over the samples.\n";
+  return os.str();
+}
+
+/// A sampled sweep: every point's manifest corruption by execution, and its distributions over the
+/// samples; "" for an unsampled sweep.
+std::string samples_section(const ScenarioModel& m) {
+  struct Row {
+    std::string policy, guard;
+    int sem;
+    const SampleSummary* s;
+  };
+  std::vector<Row> rows;
+  for (const auto& p : m.policies)
+    for (const auto& g : m.guards)
+      for (int sem : m.semaphores)
+        if (const Cell* c = m.cell(p, g, sem); c && c->sampled) rows.push_back({p, g, sem, &*c->sampled});
+  if (rows.empty()) return {};
+  // Only the executions some sample corrupted get a column: the others are all "0.0%" and a program
+  // may have many executions.
+  constexpr std::size_t kMaxExecutionColumns = 12;
+  int executions = 0;
+  for (const Row& r : rows) executions = std::max(executions, r.s->executions);
+  std::vector<int> hit;
+  for (int e = 0; e < executions; ++e)
+    if (std::any_of(rows.begin(), rows.end(), [&](const Row& r) {
+          return std::size_t(e) < r.s->manifest_by_execution.size() && r.s->manifest_by_execution[std::size_t(e)] > 0;
+        }))
+      hit.push_back(e);
+  std::ostringstream os;
+  os << "### Over the samples\n\n"
+     << "Each point played the program " << m.samples << " time" << (m.samples == 1 ? "" : "s")
+     << ". Manifest corruption: the share of samples with one, with its 95% Clopper-Pearson interval in "
+        "percent, in any execution and in each execution that had one in some sample";
+  if (hit.empty()) os << " (no execution had one in any sample)";
+  else if (hit.size() < std::size_t(executions))
+    os << " (the program's other " << std::size_t(executions) - hit.size() << " executions had none)";
+  if (hit.size() > kMaxExecutionColumns)
+    os << "; the first " << kMaxExecutionColumns << " of them are shown, `samples.csv` has every one";
+  os << ".\n\n";
+  if (hit.size() > kMaxExecutionColumns) hit.resize(kMaxExecutionColumns);
+
+  std::vector<std::string> header = {"policy", "guard", "semaphore", "any execution"};
+  for (int e : hit) header.push_back("execution " + std::to_string(e));
+  std::vector<bool> align(header.size(), true);
+  align[0] = align[1] = false;
+  std::vector<std::vector<std::string>> table;
+  for (const Row& r : rows) {
+    std::vector<std::string> row = {r.policy, r.guard, std::to_string(r.sem),
+                                    rate_text(r.s->samples_with_manifest, r.s->samples)};
+    for (int e : hit)
+      row.push_back(std::size_t(e) < r.s->manifest_by_execution.size()
+                        ? rate_text(r.s->manifest_by_execution[std::size_t(e)], r.s->samples)
+                        : "–");
+    table.push_back(std::move(row));
+  }
+  os << markdown_table(header, align, table) << "\n";
+
+  auto three = [](const SampleQuantiles& q, double unit, int decimals) {
+    return fixed(double(q.median) / unit, decimals) + " / " + fixed(double(q.p95) / unit, decimals) + " / " +
+           fixed(double(q.max) / unit, decimals);
+  };
+  os << "Distributions over the samples, median / p95 / max.\n\n";
+  table.clear();
+  for (const Row& r : rows)
+    table.push_back({r.policy, r.guard, std::to_string(r.sem), three(r.s->latent, 1, 0),
+                     three(r.s->peak_bytes_in_use, kMiB, 2), three(r.s->host_blocked_policy_ns, 1e3, 1),
+                     three(r.s->makespan_ns, 1e6, 3), std::to_string(r.s->incomplete)});
+  os << markdown_table({"policy", "guard", "semaphore", "latent races", "peak in-use MiB", "blocked in policy µs",
+                        "makespan ms", "did not complete"},
+                       {false, false, true, true, true, true, true, true}, table)
+     << "\n";
   return os.str();
 }
 
@@ -539,6 +660,7 @@ std::string render_report_markdown(const ReportInput& in, const ReportOutcome& p
     os << "## Scenario `" << m.name << "`\n\n" << sweep_line(in, m) << "\n" << reference_line(m);
     os << verdict(m, compute_verdict(m));
     os << "### Summary at semaphore " << sem << "\n\n" << summary_table(m, sem) << "\n";
+    os << samples_section(m);
     if (m.semaphores.size() > 1)
       os << "### Peak in-use (MiB) by semaphore capacity\n\n"
          << "Mean over seeds; `!` marks a cell where at least one run had a latent or manifest race.\n\n"

@@ -99,8 +99,14 @@ std::vector<ScenarioModel> build_models(const ReportInput& in) {
     m.blocking_measured = m.blocking_measured || r.host_blocked_policy_ns || r.host_blocked_oom_ns ||
                           r.host_blocked_semaphore_ns || r.host_blocked_sync_ns;
   }
+  // Each point's summary joins the cell of its runs (a summary without runs has no cell to show).
+  for (const SampleSummary& s : in.samples)
+    for (auto& m : models)
+      if (auto it = m.cells.find({s.policy, s.guard, s.semaphore}); m.name == s.scenario && it != m.cells.end())
+        it->second.sampled = s;
   for (auto& m : models) {
     m.executions = in.spec.executions;
+    m.samples = in.spec.samples;
     std::sort(m.semaphores.begin(), m.semaphores.end());
     for (auto& [key, c] : m.cells)
       for (Stat* s : c.stats()) s->finish();

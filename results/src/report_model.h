@@ -1,6 +1,7 @@
 // The report's view of a sweep (private to results/src): runs grouped by (scenario, policy,
-// guard, semaphore) with mean / min / max over seeds, in the sweep's own order, plus the derived
-// facts the tables, plots and verdict share (race-free options, the `immediate` baseline).
+// guard, semaphore) with mean / min / max over seeds (a sampled sweep: over samples, with each
+// point's sample summary), in the sweep's own order, plus the derived facts the tables, plots and
+// verdict share (race-free options, the `immediate` baseline).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -30,6 +31,8 @@ struct Cell {
   Stat blocked_policy, blocked_oom, blocked_semaphore, blocked_sync, policy_blocked, device_idle;
   int runs = 0, racy_runs = 0, incomplete_runs = 0;
   bool racy() const { return racy_runs > 0; }
+  // A sampled sweep: the point's summary over its samples (its runs above are those samples).
+  std::optional<SampleSummary> sampled;
   // Every statistic, one list for finishing them and for comparing two cells.
   std::vector<Stat*> stats() { return stats_of(*this); }
   std::vector<const Stat*> stats() const { return stats_of(*this); }
@@ -61,6 +64,7 @@ struct ScenarioModel {
   // the scenario's runs; 0 = the scenario has none, and the report shows no PyTorch columns)
   std::uint64_t reference_max_allocated = 0, reference_max_reserved = 0;
   int executions = 0;  // begin_execution ops in the program (SweepSpec::executions; 0 = unknown)
+  int samples = 0;     // samples per point of a sampled sweep (SweepSpec::samples); 0 = unsampled
   // Some run reports host blocking by cause; false = every cause is 0 in every run, i.e. results
   // from an engine that did not measure it (any real run blocks at least in its final sync).
   bool blocking_measured = false;

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <boost/math/distributions/binomial.hpp>
 #include <set>
 #include <thread>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/execution_units.h"
+#include "allocsim/results/platform_io.h"
 #include "allocsim/results/runner.h"
 #include "report_format.h"
 
@@ -17,11 +17,14 @@ namespace {
 
 std::string pct(double v) { return results::detail::fixed(100 * v, 1) + "%"; }
 
-template <class T>
-T quantile(std::vector<T> v, double p) {
-  if (v.empty()) return T{};
+/// Median, p95 and max of one measure over the samples (nearest rank).
+template <class Get>
+SampleQuantiles quantiles(const std::vector<RunResult>& runs, Get get) {
+  std::vector<std::uint64_t> v;
+  for (const RunResult& r : runs) v.push_back(std::uint64_t(get(r)));
   std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
+  auto at = [&](double p) { return v.empty() ? 0 : v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))]; };
+  return {at(0.5), at(0.95), at(1.0)};
 }
 
 std::string rate(int k, int n) {
@@ -31,14 +34,6 @@ std::string rate(int k, int n) {
 }
 
 }  // namespace
-
-std::pair<double, double> binomial_interval(int k, int n) {
-  if (n <= 0) return {0, 1};
-  using boost::math::binomial_distribution;
-  const double alpha = 0.05 / 2;
-  return {binomial_distribution<>::find_lower_bound_on_p(n, k, alpha, binomial_distribution<>::clopper_pearson_exact_interval),
-          binomial_distribution<>::find_upper_bound_on_p(n, k, alpha, binomial_distribution<>::clopper_pearson_exact_interval)};
-}
 
 SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread, int samples,
                       int jobs, results::ProgressMeter* progress) {
@@ -64,7 +59,6 @@ SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const P
   for (int t = 1; t < std::max(1, std::min(jobs, samples)); ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
-  if (progress) progress->finish();
   for (const std::string& e : errors)
     if (!e.empty()) throw RunInputError(e);  // the same bad input fails every sample: report the first
 
@@ -76,20 +70,49 @@ SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const P
   s.scenario = results[0].scenario, s.policy = results[0].policy, s.guard = results[0].guard;
   s.semaphore = results[0].semaphore;
   s.first_seed = results[0].seed;
-  for (const RunResult& r : results) {
+  for (RunResult& r : results) {
     const std::set<int> hit = manifest_units(units, r.findings);
     for (int e : hit) ++s.manifest_by_execution[std::size_t(e)];
     s.samples_with_manifest += hit.empty() ? 0 : 1;
-    s.latent.push_back(r.races_latent);
-    s.peak_in_use.push_back(r.peak_bytes_in_use);
-    s.blocked_policy.push_back(r.host_blocked_policy_ns);
-    s.makespan.push_back(r.makespan_ns);
-    s.incomplete += r.completed ? 0 : 1;
+    std::vector<Finding>().swap(r.findings);  // attributed; up to every finding of a run, not kept
   }
+  s.runs = std::move(results);
   return s;
 }
 
+PlatformSpread spread_for_samples(const std::string& platform_path) {
+  if (platform_path.empty())
+    throw RunInputError("--samples needs --platform FILE with a \"spread\" (e.g. results/hw/h200-samples/calibration.json)");
+  PlatformSpread spread;
+  try {
+    spread = load_platform_spread(platform_path);
+  } catch (const PlatformError& e) {
+    throw RunInputError(e.what());  // bad input, exit status 2, like a bad --platform for one run
+  }
+  if (spread.empty())
+    throw RunInputError("--samples: " + platform_path + " has no \"spread\": nothing to draw costs from");
+  return spread;
+}
+
+SampleSummary summarize(const SampleSet& s) {
+  SampleSummary m;
+  m.scenario = s.scenario, m.policy = s.policy, m.guard = s.guard;
+  m.semaphore = s.semaphore;
+  m.first_seed = s.first_seed;
+  m.samples = s.samples;
+  m.executions = s.executions;
+  m.manifest_by_execution = s.manifest_by_execution;
+  m.samples_with_manifest = s.samples_with_manifest;
+  m.latent = quantiles(s.runs, [](const RunResult& r) { return r.races_latent; });
+  m.peak_bytes_in_use = quantiles(s.runs, [](const RunResult& r) { return r.peak_bytes_in_use; });
+  m.host_blocked_policy_ns = quantiles(s.runs, [](const RunResult& r) { return r.host_blocked_policy_ns; });
+  m.makespan_ns = quantiles(s.runs, [](const RunResult& r) { return r.makespan_ns; });
+  m.incomplete = int(std::count_if(s.runs.begin(), s.runs.end(), [](const RunResult& r) { return !r.completed; }));
+  return m;
+}
+
 std::string format_samples(const SampleSet& s) {
+  const SampleSummary m = summarize(s);
   std::string o;
   o += "scenario  " + s.scenario + "   policy " + s.policy + "   guard " + s.guard + "   semaphore " +
        std::to_string(s.semaphore) + "\n";
@@ -104,48 +127,24 @@ std::string format_samples(const SampleSet& s) {
   o += "  any execution  " + rate(s.samples_with_manifest, s.samples) + "\n";
   const double execs = double(s.samples) * s.executions;
   o += "  per execution, overall  " + pct(execs > 0 ? double(hits) / execs : 0) + "\n";
-  const auto [lat_lo, lat_hi] = std::minmax_element(s.latent.begin(), s.latent.end());
-  o += "latent    " + std::to_string(*lat_lo) + (*lat_lo == *lat_hi ? " in every sample (this schedule's races do not depend on timing)"
-                                                                     : "–" + std::to_string(*lat_hi) + " (timing changes the schedule)") + "\n";
+  const auto [lat_lo, lat_hi] = std::minmax_element(s.runs.begin(), s.runs.end(), [](const RunResult& a, const RunResult& b) {
+    return a.races_latent < b.races_latent;
+  });
+  const std::uint64_t lo = lat_lo->races_latent, hi = lat_hi->races_latent;
+  o += "latent    " + std::to_string(lo) + (lo == hi ? " in every sample (this schedule's races do not depend on timing)"
+                                                     : "–" + std::to_string(hi) + " (timing changes the schedule)") + "\n";
   auto mib = [](std::uint64_t b) { return results::detail::fixed(double(b) / (1 << 20), 2) + " MiB"; };
-  auto us = [](TimeNs t) { return results::detail::fixed(double(t) / 1000, 1) + " us"; };
-  o += "peak      in-use median " + mib(quantile(s.peak_in_use, 0.5)) + ", p95 " + mib(quantile(s.peak_in_use, 0.95)) +
-       ", max " + mib(quantile(s.peak_in_use, 1.0)) + "\n";
-  o += "blocked   by the policy median " + us(quantile(s.blocked_policy, 0.5)) + ", p95 " +
-       us(quantile(s.blocked_policy, 0.95)) + ", max " + us(quantile(s.blocked_policy, 1.0)) + "\n";
-  o += "makespan  median " + us(quantile(s.makespan, 0.5)) + ", p95 " + us(quantile(s.makespan, 0.95)) + ", max " +
-       us(quantile(s.makespan, 1.0)) + "\n";
-  if (s.incomplete) o += "incomplete " + std::to_string(s.incomplete) + " samples did not complete\n";
+  auto us = [](std::uint64_t t) { return results::detail::fixed(double(t) / 1000, 1) + " us"; };
+  o += "peak      in-use median " + mib(m.peak_bytes_in_use.median) + ", p95 " + mib(m.peak_bytes_in_use.p95) +
+       ", max " + mib(m.peak_bytes_in_use.max) + "\n";
+  o += "blocked   by the policy median " + us(m.host_blocked_policy_ns.median) + ", p95 " +
+       us(m.host_blocked_policy_ns.p95) + ", max " + us(m.host_blocked_policy_ns.max) + "\n";
+  o += "makespan  median " + us(m.makespan_ns.median) + ", p95 " + us(m.makespan_ns.p95) + ", max " +
+       us(m.makespan_ns.max) + "\n";
+  if (m.incomplete) o += "incomplete " + std::to_string(m.incomplete) + " samples did not complete\n";
   return o;
 }
 
-boost::json::object samples_to_json(const SampleSet& s) {
-  boost::json::object o;
-  o["scenario"] = s.scenario;
-  o["policy"] = s.policy;
-  o["guard"] = s.guard;
-  o["semaphore"] = s.semaphore;
-  o["first_seed"] = s.first_seed;
-  o["samples"] = s.samples;
-  o["executions"] = s.executions;
-  boost::json::array per;
-  for (int e = 0; e < s.executions; ++e) {
-    const int k = s.manifest_by_execution[std::size_t(e)];
-    const auto [lo, hi] = binomial_interval(k, s.samples);
-    per.push_back(boost::json::object{{"samples_with_manifest", k}, {"probability", double(k) / s.samples},
-                                      {"low", lo}, {"high", hi}});
-  }
-  o["manifest_by_execution"] = std::move(per);
-  o["samples_with_manifest"] = s.samples_with_manifest;
-  auto dist = [](const auto& v) {
-    return boost::json::object{{"median", quantile(v, 0.5)}, {"p95", quantile(v, 0.95)}, {"max", quantile(v, 1.0)}};
-  };
-  o["latent"] = dist(s.latent);
-  o["peak_bytes_in_use"] = dist(s.peak_in_use);
-  o["host_blocked_policy_ns"] = dist(s.blocked_policy);
-  o["makespan_ns"] = dist(s.makespan);
-  o["incomplete"] = s.incomplete;
-  return o;
-}
+boost::json::object samples_to_json(const SampleSet& s) { return summary_to_json(summarize(s)); }
 
 }  // namespace allocsim

@@ -9,13 +9,13 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/results/progress.h"
 #include "allocsim/results/sweep_record.h"
 #include "sweep_files.h"
+#include "sweep_shared.h"
 
 namespace allocsim::results {
 namespace fs = std::filesystem;
@@ -47,30 +47,13 @@ std::string sweep_manifest_json(const SweepSpec& spec) {
   o["base_seed"] = spec.base_seed;
   o["set"] = std::move(set);
   if (spec.executions > 0) o["executions"] = spec.executions;  // absent = unknown (older sweeps)
+  // Absent unless given, so an unsampled sweep without --platform keeps its manifest (and resumes).
+  if (!spec.platform.empty()) o["platform"] = spec.platform;
+  if (spec.samples > 0) o["samples"] = spec.samples;
   return json::serialize(o);
 }
 
 namespace {
-
-void validate(const SweepSpec& spec) {
-  auto no_dups = [](const auto& list, const char* what) {
-    std::set<std::decay_t<decltype(list[0])>> seen;
-    if (list.empty()) throw SweepError(std::string("sweep: no ") + what + " given");
-    for (const auto& x : list)
-      if (!seen.insert(x).second) throw SweepError(std::string("sweep: ") + what + " listed twice");
-  };
-  if (spec.scenario.empty()) throw SweepError("sweep: no scenario given");
-  no_dups(spec.policies, "policies");
-  no_dups(spec.guards, "guards");
-  no_dups(spec.semaphores, "semaphore capacities");
-  for (int s : spec.semaphores)
-    if (s < 1) throw SweepError("sweep: semaphore capacity must be >= 1 (got " + std::to_string(s) + ")");
-  if (spec.seeds < 1) throw SweepError("sweep: --seeds must be >= 1");
-}
-
-fs::path record_path(const fs::path& dir, std::size_t index) {
-  return dir / "jobs" / (std::to_string(index) + ".json");
-}
 
 std::string record_text(std::size_t index, const RunResult& r) {
   return "{\"index\":" + std::to_string(index) + ",\"result\":" + run_result_json(r) + "}\n";
@@ -78,7 +61,7 @@ std::string record_text(std::size_t index, const RunResult& r) {
 
 /// A recorded job, if its record exists, parses, and belongs to this job (anything else is rerun).
 std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, const std::string& scenario) {
-  auto text = detail::read_whole_file(record_path(dir, job.index));
+  auto text = detail::read_whole_file(detail::record_path(dir, job.index));
   if (!text) return std::nullopt;
   boost::system::error_code ec;
   json::value v = json::parse(*text, ec);
@@ -96,56 +79,13 @@ std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, c
   return r;
 }
 
-/// DIR/sweep.json: create it, or check it matches. `force` always starts over: a rebuilt binary
-/// must be able to redo a sweep whose arguments did not change.
-void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
-  std::error_code ec;
-  fs::create_directories(dir / "jobs", ec);
-  if (ec) throw SweepError("sweep: cannot create " + (dir / "jobs").string() + ": " + ec.message());
-  const std::string manifest = sweep_manifest_json(spec) + "\n";
-  auto existing = detail::read_whole_file(dir / "sweep.json");
-  bool has_records = !fs::is_empty(dir / "jobs");
-  bool mismatch = existing ? *existing != manifest : has_records;
-  if (mismatch && !force)
-    throw SweepError("sweep: " + dir.string() +
-                     " holds a different sweep (other scenario, policies, guards, semaphores, seeds or --set); "
-                     "use another --out, or --force to discard it");
-  if (mismatch || force) {
-    fs::remove_all(dir / "jobs", ec);
-    fs::create_directories(dir / "jobs", ec);
-    if (ec) throw SweepError("sweep: cannot reset " + (dir / "jobs").string() + ": " + ec.message());
-  }
-  // Leftovers of writes interrupted mid-way are never valid records.
-  for (const auto& e : fs::directory_iterator(dir / "jobs", ec))
-    if (const auto name = e.path().filename().string();
-        name.find(".tmp.") != std::string::npos || name.find(".tmp-") != std::string::npos)
-      fs::remove(e.path(), ec);
-  if (!existing || mismatch || force) detail::write_whole_file(dir / "sweep.json", manifest);
-}
-
-std::string results_json_text(const SweepSpec& spec, const std::vector<RunResult>& results) {
-  std::string out = "{\"sweep\":" + sweep_manifest_json(spec) + ",\n\"runs\":[\n";
-  for (std::size_t i = 0; i < results.size(); ++i)
-    out += run_result_json(results[i]) + (i + 1 < results.size() ? ",\n" : "\n");
-  return out + "]}\n";
-}
-
-ProgressMeter::Style pick_style(ProgressStyle s) {
-  switch (s) {
-    case ProgressStyle::Bar: return ProgressMeter::Style::Bar;
-    case ProgressStyle::Lines: return ProgressMeter::Style::Lines;
-    case ProgressStyle::Off: return ProgressMeter::Style::Off;
-    case ProgressStyle::Auto: break;
-  }
-  return ProgressMeter::stderr_is_tty() ? ProgressMeter::Style::Bar : ProgressMeter::Style::Lines;
-}
-
 }  // namespace
 
 SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& run_job,
                        const SweepOptions& options) {
-  validate(spec);
-  claim_dir(dir, spec, options.force);
+  detail::validate_spec(spec);
+  if (spec.samples > 0) throw SweepError("sweep: a sampled sweep (--samples) runs through run_sampled_sweep");
+  detail::claim_dir(dir, spec, options.force);
   const auto jobs = expand_jobs(spec);
 
   SweepOutcome out;
@@ -161,7 +101,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(todo.size(), 1)));
   ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
-                      pick_style(options.progress));
+                      detail::pick_style(options.progress));
 
   std::atomic<std::size_t> next{0};
   std::atomic<bool> abort{false};
@@ -180,7 +120,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
         r.guard = job.guard;
         r.semaphore = job.semaphore;
         r.seed = job.seed;
-        detail::write_whole_file(record_path(dir, job.index), record_text(job.index, r));
+        detail::write_whole_file(detail::record_path(dir, job.index), record_text(job.index, r));
         slots[job.index] = std::move(r);  // distinct element per job: no lock needed
         meter.tick();
       } catch (...) {
@@ -200,7 +140,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
   for (auto& s : slots) out.results.push_back(std::move(*s));
   out.ran = todo.size();
   detail::write_whole_file(dir / "results.csv", sweep_csv_text(out.results));
-  detail::write_whole_file(dir / "results.json", results_json_text(spec, out.results));
+  detail::write_whole_file(dir / "results.json", detail::results_json_text(spec, out.results));
   return out;
 }
 

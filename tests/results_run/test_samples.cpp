@@ -1,6 +1,10 @@
-// `allocsim run --samples` (results/samples.h): the same bytes for any thread count, and a spread
-// that makes an execution's corruption a probability rather than 0 or 1.
+// `allocsim run --samples` (results/samples.h): the same bytes for any thread count, a spread that
+// makes an execution's corruption a probability rather than 0 or 1, and the summary every output
+// of the samples shares (sample_summary.h).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <sstream>
 
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/result_json.h"
@@ -55,4 +59,49 @@ TEST_CASE("samples: with the H200's spread an execution corrupts in some samples
 
 TEST_CASE("samples: fewer than one is refused", "[samples]") {
   CHECK_THROWS_AS(run_samples(load_scenario("seed-repro"), seed_repro_immediate(), PlatformSpread{}, 0, 1), RunInputError);
+}
+
+TEST_CASE("samples: the summary reads back from its JSON, and samples.csv carries each rate's interval", "[samples]") {
+  const SampleSet set = run_samples(load_scenario("seed-repro"), seed_repro_immediate(), load_platform_spread(kCalibration), 30, 2);
+  const SampleSummary s = summarize(set);
+  REQUIRE(s.samples_with_manifest > 0);
+  // Every interval in the files comes from the counts: the object read back writes the same bytes.
+  const auto back = summary_from_json(summary_to_json(s));
+  REQUIRE(back);
+  CHECK(pretty_json(summary_to_json(*back)) == pretty_json(summary_to_json(s)));
+  CHECK(pretty_json(samples_to_json(set)) == pretty_json(summary_to_json(s)));
+  const boost::json::object written = summary_to_json(s);
+  const auto& any = written.at("manifest_any").as_object();
+  const auto [lo, hi] = binomial_interval(s.samples_with_manifest, s.samples);
+  CHECK(any.at("low").as_double() == lo);
+  CHECK(any.at("high").as_double() == hi);
+
+  const std::string csv = samples_csv_text({s, s});
+  std::istringstream lines(csv);
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
+  CHECK(header.rfind("scenario,policy,guard,semaphore,first_seed,samples,executions,incomplete,manifest_any.samples_with_manifest,"
+                     "manifest_any.probability,manifest_any.low,manifest_any.high,manifest_execution_0.samples_with_manifest",
+                     0) == 0);
+  CHECK(std::count(header.begin(), header.end(), ',') == std::count(row.begin(), row.end(), ','));
+  char rate[128];
+  std::snprintf(rate, sizeof rate, ",%d,%.6f,%.6f,%.6f,", s.samples_with_manifest, double(s.samples_with_manifest) / s.samples,
+                lo, hi);
+  CHECK(row.find(rate) != std::string::npos);
+
+  boost::json::object broken = summary_to_json(s);
+  broken.erase("manifest_by_execution");
+  std::string why;
+  CHECK_FALSE(summary_from_json(broken, &why));
+  CHECK(why.find("manifest_by_execution") != std::string::npos);
+}
+
+TEST_CASE("samples: --samples needs a platform file with a spread", "[samples]") {
+  CHECK_THROWS_WITH(spread_for_samples(""), Catch::Contains("--samples needs --platform FILE"));
+  const std::string no_spread = std::string(ALLOCSIM_SOURCE_DIR) + "/results/hw/h200/calibration.json";
+  CHECK_THROWS_WITH(spread_for_samples(no_spread), Catch::Contains("has no \"spread\""));
+  CHECK_THROWS_AS(spread_for_samples("/nonexistent/platform.json"), RunInputError);
+  CHECK_FALSE(spread_for_samples(kCalibration).empty());
 }

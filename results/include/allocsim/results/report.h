@@ -7,7 +7,8 @@
 // the host blocking the policy causes (then makespan) against `immediate` with the same guard and
 // semaphore, and says what bounds the growth with the semaphore capacity. Plots are optional:
 // without gnuplot (or with plots disabled) the report still has every table and says why the plots
-// are missing.
+// are missing. A sampled sweep (sweep_sampled.h) adds each point's manifest-corruption rate with its
+// 95% interval wherever the report shows corruption, and the distributions over the samples.
 #pragma once
 #include <filesystem>
 #include <stdexcept>
@@ -43,6 +44,7 @@ struct ReportInput {
   std::vector<RunResult> runs;
   bool has_series = false;
   MemorySeries series;
+  std::vector<SampleSummary> samples;  // a sampled sweep's points (results.json "samples"); else empty
 };
 
 struct ReportOptions {

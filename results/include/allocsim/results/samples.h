@@ -11,9 +11,11 @@
 #include <boost/json/object.hpp>
 
 #include "allocsim/core/platform_spread.h"
+#include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
 #include "allocsim/results/progress.h"
 #include "allocsim/results/run_config.h"
+#include "allocsim/results/sample_summary.h"
 
 namespace allocsim {
 
@@ -25,21 +27,26 @@ struct SampleSet {
   int executions = 1;                       // BeginExecution ops (engine/execution_units.h)
   std::vector<int> manifest_by_execution;   // [i]: samples with a manifest corruption in execution i
   int samples_with_manifest = 0;            // samples with one anywhere
-  std::vector<std::uint64_t> latent;        // per sample: latent races
-  std::vector<std::uint64_t> peak_in_use;   // per sample, bytes
-  std::vector<TimeNs> blocked_policy, makespan;  // per sample
-  int incomplete = 0;                       // samples that deadlocked or stalled
+  // Each sample's result, in sample order, without its finding records (the counts stay): the
+  // attribution above is what the findings were kept for, and a sweep records these as its runs.
+  std::vector<RunResult> runs;
 };
 
 /// Runs the samples. Throws RunInputError (bad policy or guard; samples < 1).
-/// `progress` (optional) ticks once per finished sample and is finished at the end.
+/// `progress` (optional) ticks once per finished sample; the caller finishes it, so one meter can
+/// count the samples of several sets (a sampled sweep's points).
 SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread, int samples,
                       int jobs, results::ProgressMeter* progress = nullptr);
 
-/// The 95% Clopper-Pearson interval of k successes in n trials (Boost.Math), as {low, high}.
-std::pair<double, double> binomial_interval(int k, int n);
+/// The spread of the platform file `--samples` draws from. Throws RunInputError when there is no
+/// file (empty path), it does not load, or it has no "spread".
+PlatformSpread spread_for_samples(const std::string& platform_path);
+
+/// The counts and the quantiles over the samples (sample_summary.h).
+SampleSummary summarize(const SampleSet& s);
 
 std::string format_samples(const SampleSet& s);
+/// summary_to_json(summarize(s)).
 boost::json::object samples_to_json(const SampleSet& s);
 
 }  // namespace allocsim

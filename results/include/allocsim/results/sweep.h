@@ -6,7 +6,8 @@
 // moment it finishes, and DIR/sweep.json records the arguments. Re-running into the same DIR with
 // the same arguments runs only the missing jobs; different arguments are refused unless `force`.
 // Output (results.csv / results.json) is ordered by job index, so it is the same whatever the
-// number of threads or the order jobs finished in.
+// number of threads or the order jobs finished in. A sampled sweep (`--samples`), whose job is a
+// point played N times, has its own runner with the same contract: sweep_sampled.h.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "allocsim/core/result.h"
+#include "allocsim/results/sample_summary.h"
 
 namespace allocsim::results {
 
@@ -34,6 +36,12 @@ struct SweepSpec {
   // least this many, every execution can be in flight and the semaphore never blocks, so the
   // report can say what bounds the growth with the capacity.
   int executions = 0;
+  // The --platform file as given ("" = the scenario's platform). A sampled sweep needs one with a
+  // spread; an unsampled one runs with its fixed costs.
+  std::string platform;
+  // > 0: a sampled sweep (sweep_sampled.h): each point plays the program this many times, costs
+  // drawn from the platform's spread, sample i with seed base_seed + i; `seeds` must then be 1.
+  int samples = 0;
 };
 
 /// One run of the sweep. `index` is its position in the cross product (policy-major, then guard,
@@ -68,7 +76,8 @@ struct SweepOutcome {
   std::size_t total = 0;
   std::size_t ran = 0;     // jobs run by this call
   std::size_t reused = 0;  // jobs found already recorded in DIR
-  std::vector<RunResult> results;  // by job index
+  std::vector<RunResult> results;  // by job index (a sampled sweep: by point, then sample)
+  std::vector<SampleSummary> samples;  // a sampled sweep's points, by job index; else empty
 };
 
 /// Runs what is missing, then writes DIR/results.csv and DIR/results.json.

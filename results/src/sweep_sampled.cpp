@@ -1,0 +1,134 @@
+// The sampled sweep runner: skip the points DIR already records, run the rest one after another
+// with each point's samples on every thread, record each point as it finishes, then write the
+// outputs in point order (see sweep_sampled.h for the contract).
+#include "allocsim/results/sweep_sampled.h"
+
+#include <boost/json.hpp>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "allocsim/core/seeds.h"
+#include "allocsim/results/sweep_record.h"
+#include "sweep_files.h"
+#include "sweep_shared.h"
+
+namespace allocsim::results {
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+
+/// A finished point: what its record holds.
+struct Point {
+  SampleSummary summary;
+  std::vector<RunResult> runs;  // sample order
+};
+
+std::string record_text(std::size_t index, const Point& p) {
+  std::string out = "{\"index\":" + std::to_string(index) + ",\"samples\":" +
+                    json::serialize(summary_to_json(p.summary)) + ",\"runs\":[";
+  for (std::size_t i = 0; i < p.runs.size(); ++i) out += (i ? "," : "") + run_result_json(p.runs[i]);
+  return out + "]}\n";
+}
+
+bool same_run(const RunResult& r, const SweepSpec& spec, const SweepJob& job, std::size_t sample) {
+  return r.scenario == spec.scenario && r.policy == job.policy && r.guard == job.guard &&
+         r.semaphore == job.semaphore && r.seed == seeds::nth(job.seed, sample);
+}
+
+/// A recorded point, if its record exists, parses, and belongs to this point of this sweep
+/// (anything else is rerun).
+std::optional<Point> load_record(const fs::path& dir, const SweepJob& job, const SweepSpec& spec) {
+  auto text = detail::read_whole_file(detail::record_path(dir, job.index));
+  if (!text) return std::nullopt;
+  boost::system::error_code ec;
+  json::value v = json::parse(*text, ec);
+  if (ec || !v.is_object()) return std::nullopt;
+  const auto& o = v.as_object();
+  auto idx = o.find("index"), sum = o.find("samples"), runs = o.find("runs");
+  if (idx == o.end() || sum == o.end() || runs == o.end() || !idx->value().is_int64() ||
+      idx->value().as_int64() != static_cast<std::int64_t>(job.index) || !runs->value().is_array())
+    return std::nullopt;
+  auto summary = summary_from_json(sum->value());
+  if (!summary || summary->scenario != spec.scenario || summary->policy != job.policy ||
+      summary->guard != job.guard || summary->semaphore != job.semaphore || summary->first_seed != job.seed ||
+      summary->samples != spec.samples || runs->value().as_array().size() != std::size_t(spec.samples))
+    return std::nullopt;
+  Point p{*summary, {}};
+  for (const json::value& r : runs->value().as_array()) {
+    auto run = run_result_from_json(json::serialize(r));
+    if (!run || !same_run(*run, spec, job, p.runs.size())) return std::nullopt;
+    p.runs.push_back(std::move(*run));
+  }
+  return p;
+}
+
+/// The point's samples with the sweep's identity, whatever the job function filled in (as
+/// run_sweep does for a job's run), summarised.
+Point finish_point(SampleSet set, const SweepSpec& spec, const SweepJob& job) {
+  if (set.runs.size() != std::size_t(spec.samples) || set.samples != spec.samples)
+    throw SweepError("sweep: point " + std::to_string(job.index) + " returned " + std::to_string(set.runs.size()) +
+                     " samples, expected " + std::to_string(spec.samples));
+  set.scenario = spec.scenario;
+  set.policy = job.policy;
+  set.guard = job.guard;
+  set.semaphore = job.semaphore;
+  set.first_seed = job.seed;
+  for (std::size_t i = 0; i < set.runs.size(); ++i) {
+    RunResult& r = set.runs[i];
+    r.scenario = spec.scenario;
+    r.policy = job.policy;
+    r.guard = job.guard;
+    r.semaphore = job.semaphore;
+    r.seed = seeds::nth(job.seed, i);
+  }
+  Point p{summarize(set), {}};
+  p.runs = std::move(set.runs);
+  return p;
+}
+
+}  // namespace
+
+SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const SampledJobFn& run_point,
+                               const SweepOptions& options) {
+  detail::validate_spec(spec);
+  if (spec.samples < 1) throw SweepError("sweep: a sampled sweep needs --samples >= 1");
+  detail::claim_dir(dir, spec, options.force);
+  const auto points = expand_jobs(spec);
+
+  SweepOutcome out;
+  out.total = points.size();
+  std::vector<std::optional<Point>> slots(points.size());
+  std::vector<std::size_t> todo;
+  for (const auto& j : points) {
+    slots[j.index] = load_record(dir, j, spec);
+    if (!slots[j.index]) todo.push_back(j.index);
+  }
+  out.reused = points.size() - todo.size();
+
+  const int threads = int(options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t per_point = std::size_t(spec.samples);
+  ProgressMeter meter(points.size() * per_point, out.reused * per_point,
+                      options.progress_out ? *options.progress_out : std::cerr, detail::pick_style(options.progress),
+                      "sweep", "samples");
+  for (std::size_t k : todo) {
+    const SweepJob& job = points[k];
+    Point p = finish_point(run_point(job, threads, &meter), spec, job);
+    detail::write_whole_file(detail::record_path(dir, job.index), record_text(job.index, p));
+    slots[job.index] = std::move(p);
+  }
+  meter.finish();
+  out.ran = todo.size();
+
+  for (auto& s : slots) {
+    out.samples.push_back(std::move(s->summary));
+    for (auto& r : s->runs) out.results.push_back(std::move(r));
+  }
+  detail::write_whole_file(dir / "results.csv", sweep_csv_text(out.results));
+  detail::write_whole_file(dir / "results.json", detail::results_json_text(spec, out.results, out.samples));
+  detail::write_whole_file(dir / "samples.csv", samples_csv_text(out.samples));
+  return out;
+}
+
+}  // namespace allocsim::results

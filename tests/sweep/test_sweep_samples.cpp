@@ -1,0 +1,164 @@
+// The sampled sweep (`allocsim sweep --samples`, results/sweep_sampled.h) over the real simulator:
+// the same bytes for any thread count, each point's summary that of run_samples on its own, resume
+// of missing points only, and bad specs refused.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#include "allocsim/core/seeds.h"
+#include "allocsim/results/report.h"
+#include "allocsim/results/result_json.h"
+#include "allocsim/results/sweep_record.h"
+#include "fake_jobs.h"
+#include "sampled_sweep.h"
+#include "slurp.h"
+
+namespace fs = std::filesystem;
+using namespace allocsim;
+using allocsim::test::slurp;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+  auto d = fs::temp_directory_path() / ("allocsim-sampled-test-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+results::SweepOptions quiet(unsigned threads) {
+  results::SweepOptions o;
+  o.threads = threads;
+  o.progress = results::ProgressStyle::Off;
+  return o;
+}
+
+const char* const kOutputs[] = {"results.csv", "results.json", "samples.csv", "report.md", "headline.md"};
+
+}  // namespace
+
+TEST_CASE("sampled sweep: --jobs 1 and --jobs 2 write byte-identical files", "[sweep-samples]") {
+  const auto spec = test::sampled_spec(24);
+  const test::SampledPoints points(24);
+  std::map<std::string, std::string> files[2];
+  results::SweepOutcome outcome[2];
+  for (unsigned t : {1u, 2u}) {
+    const auto dir = fresh_dir("jobs" + std::to_string(t));
+    outcome[t - 1] = results::run_sampled_sweep(spec, dir, points, quiet(t));
+    results::ReportOptions ro;
+    ro.plots = false;
+    results::write_report(dir, ro);
+    for (const char* f : kOutputs) files[t - 1][f] = slurp(dir / f);
+    fs::remove_all(dir);
+  }
+  for (const char* f : kOutputs) {
+    INFO(f);
+    CHECK_FALSE(files[0][f].empty());
+    CHECK(files[0][f] == files[1][f]);
+  }
+
+  // Each point is run_samples on its own, with the sweep's identity; its runs are its samples, in
+  // order, seeds base + 0..N-1.
+  const auto& out = outcome[0];
+  REQUIRE(out.samples.size() == 4);
+  REQUIRE(out.results.size() == 4 * 24);
+  const auto jobs = results::expand_jobs(spec);
+  for (const auto& j : jobs) {
+    const SampleSet alone = points(j, 2, nullptr);
+    CHECK(pretty_json(summary_to_json(out.samples[j.index])) == pretty_json(samples_to_json(alone)));
+    for (std::size_t i = 0; i < 24; ++i) {
+      const RunResult& r = out.results[j.index * 24 + i];
+      CHECK(r.policy == j.policy);
+      CHECK(r.semaphore == j.semaphore);
+      CHECK(r.seed == seeds::nth(spec.base_seed, i));
+      CHECK(results::run_result_json(r) == results::run_result_json(alone.runs[i]));
+    }
+  }
+  // The spread matters here: immediate + none at semaphore 32 corrupts in some samples.
+  CHECK(out.samples[1].policy == "immediate");
+  CHECK(out.samples[1].semaphore == 32);
+  CHECK(out.samples[1].samples_with_manifest > 0);
+  CHECK(out.samples[3].samples_with_manifest == 0);
+  // samples.csv: a header and one row per point.
+  const std::string& csv = files[0]["samples.csv"];
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
+}
+
+TEST_CASE("sampled sweep: resume runs only the missing or broken points, byte-identical", "[sweep-samples]") {
+  const auto spec = test::sampled_spec(8);
+  const test::SampledPoints points(8);
+  const auto reference = fresh_dir("ref");
+  results::run_sampled_sweep(spec, reference, points, quiet(2));
+
+  const auto dir = fresh_dir("resume");
+  results::run_sampled_sweep(spec, dir, points, quiet(2));
+  fs::remove(dir / "jobs" / "1.json");
+  {
+    const auto text = slurp(dir / "jobs" / "2.json");
+    std::ofstream(dir / "jobs" / "2.json", std::ios::binary | std::ios::trunc) << text.substr(0, text.size() / 2);
+  }
+  std::mutex mu;
+  std::set<std::size_t> ran;
+  auto counting = [&](const results::SweepJob& j, int threads, results::ProgressMeter* m) {
+    {
+      std::lock_guard lock(mu);
+      ran.insert(j.index);
+    }
+    return points(j, threads, m);
+  };
+  const auto out = results::run_sampled_sweep(spec, dir, counting, quiet(2));
+  CHECK(ran == std::set<std::size_t>{1, 2});
+  CHECK(out.ran == 2);
+  CHECK(out.reused == 2);
+  for (const char* f : {"results.csv", "results.json", "samples.csv"}) {
+    INFO(f);
+    CHECK(slurp(dir / f) == slurp(reference / f));
+  }
+  // Another number of samples is another sweep: refused without --force.
+  CHECK_THROWS_AS(results::run_sampled_sweep(test::sampled_spec(9), dir, test::SampledPoints(9), quiet(2)),
+                  results::SweepError);
+  fs::remove_all(dir);
+  fs::remove_all(reference);
+}
+
+TEST_CASE("sampled sweep: the manifest names the samples and the platform only when given", "[sweep-samples]") {
+  const std::string unsampled = results::sweep_manifest_json(test::fake_spec());
+  CHECK(unsampled.find("\"samples\"") == std::string::npos);
+  CHECK(unsampled.find("\"platform\"") == std::string::npos);
+  const std::string sampled = results::sweep_manifest_json(test::sampled_spec(5));
+  CHECK(sampled.find("\"samples\":5") != std::string::npos);
+  CHECK(sampled.find("\"platform\":\"" + test::kSpreadPlatform + "\"") != std::string::npos);
+}
+
+TEST_CASE("sampled sweep: bad specs are SweepErrors", "[sweep-samples]") {
+  const auto dir = fresh_dir("bad");
+  const test::SampledPoints points(3);
+  auto spec = test::sampled_spec(3);
+  spec.samples = 0;  // not a sampled sweep
+  CHECK_THROWS_AS(results::run_sampled_sweep(spec, dir, points, quiet(1)), results::SweepError);
+  spec.samples = -1;
+  CHECK_THROWS_AS(results::run_sampled_sweep(spec, dir, points, quiet(1)), results::SweepError);
+  auto unsampled = test::fake_spec();
+  unsampled.samples = -1;
+  CHECK_THROWS_AS(results::run_sweep(unsampled, dir, test::fake_run, quiet(1)), results::SweepError);
+  // --samples replaces --seeds
+  spec = test::sampled_spec(3);
+  spec.seeds = 2;
+  CHECK_THROWS_WITH(results::run_sampled_sweep(spec, dir, points, quiet(1)), Catch::Contains("replaces --seeds"));
+  // A sampled spec is not an unsampled sweep's.
+  spec = test::sampled_spec(3);
+  CHECK_THROWS_AS(results::run_sweep(spec, dir, test::fake_run, quiet(1)), results::SweepError);
+  // A point function that returns another number of samples than asked for.
+  auto short_point = [&](const results::SweepJob& j, int threads, results::ProgressMeter* m) {
+    SampleSet s = points(j, threads, m);
+    s.runs.pop_back();
+    return s;
+  };
+  CHECK_THROWS_AS(results::run_sampled_sweep(spec, dir, short_point, quiet(1)), results::SweepError);
+  fs::remove_all(dir);
+}
