@@ -90,15 +90,12 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
 
   SweepOutcome out;
   out.total = jobs.size();
-  std::vector<std::optional<RunResult>> slots(jobs.size());
-  std::vector<std::size_t> todo;
-  for (const auto& j : jobs) {
-    slots[j.index] = load_record(dir, j, spec.scenario);
-    if (!slots[j.index]) todo.push_back(j.index);
-  }
+  std::vector<std::optional<RunResult>> slots;
+  const std::vector<std::size_t> todo =
+      detail::reuse_records(jobs, slots, [&](const SweepJob& j) { return load_record(dir, j, spec.scenario); });
   out.reused = jobs.size() - todo.size();
 
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = detail::thread_count(options);
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(todo.size(), 1)));
   ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
                       detail::pick_style(options.progress));

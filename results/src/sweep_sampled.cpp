@@ -99,15 +99,12 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
 
   SweepOutcome out;
   out.total = points.size();
-  std::vector<std::optional<Point>> slots(points.size());
-  std::vector<std::size_t> todo;
-  for (const auto& j : points) {
-    slots[j.index] = load_record(dir, j, spec);
-    if (!slots[j.index]) todo.push_back(j.index);
-  }
+  std::vector<std::optional<Point>> slots;
+  const std::vector<std::size_t> todo =
+      detail::reuse_records(points, slots, [&](const SweepJob& j) { return load_record(dir, j, spec); });
   out.reused = points.size() - todo.size();
 
-  const int threads = int(options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = int(detail::thread_count(options));
   const std::size_t per_point = std::size_t(spec.samples);
   ProgressMeter meter(points.size() * per_point, out.reused * per_point,
                       options.progress_out ? *options.progress_out : std::cerr, detail::pick_style(options.progress),

@@ -2,7 +2,10 @@
 // sweep_sampled.cpp N samples per job; both check the spec, claim DIR, keep one record per job
 // under DIR/jobs, write results.json the same way and draw the same progress meter.
 #pragma once
+#include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -28,5 +31,24 @@ std::string results_json_text(const SweepSpec& spec, const std::vector<RunResult
                               const std::vector<SampleSummary>& samples = {});
 
 ProgressMeter::Style pick_style(ProgressStyle s);
+
+/// SweepOptions::threads, or every hardware thread when it is 0.
+inline unsigned thread_count(const SweepOptions& options) {
+  return options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Resume: slot i holds `load(job i)` (a record an earlier run left in DIR, or nothing); returns
+/// the indices of the jobs without one, in order: the jobs left to run.
+template <class Slot, class Load>
+std::vector<std::size_t> reuse_records(const std::vector<SweepJob>& jobs, std::vector<std::optional<Slot>>& slots,
+                                       Load&& load) {
+  slots.assign(jobs.size(), std::nullopt);
+  std::vector<std::size_t> todo;
+  for (const SweepJob& j : jobs) {
+    slots[j.index] = load(j);
+    if (!slots[j.index]) todo.push_back(j.index);
+  }
+  return todo;
+}
 
 }  // namespace allocsim::results::detail

@@ -9,6 +9,7 @@
 #include <regex>
 #include <unistd.h>
 
+#include "sweep_fixtures.h"
 #include "allocsim/results/report.h"
 #include "fake_jobs.h"
 #include "sampled_sweep.h"
@@ -20,18 +21,9 @@ using allocsim::test::slurp;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  auto d = fs::temp_directory_path() / ("allocsim-report-samples-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return allocsim::test::fresh_sweep_dir("report-samples", name); }
 
-results::SweepOptions quiet() {
-  results::SweepOptions o;
-  o.threads = 2;
-  o.progress = results::ProgressStyle::Off;
-  return o;
-}
+results::SweepOptions quiet() { return allocsim::test::quiet_sweep(2); }
 
 /// "12.5% [9.1, 16.6]", written here from binomial_interval, not with the report's formatter.
 std::string expected_rate(const SampleSummary& s) {

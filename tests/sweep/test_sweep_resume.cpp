@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "sweep_fixtures.h"
 #include "slurp.h"
 #include "allocsim/results/sweep.h"
 #include "fake_jobs.h"
@@ -19,18 +20,9 @@ using allocsim::test::slurp;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  auto d = fs::temp_directory_path() / ("allocsim-sweep-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return allocsim::test::fresh_sweep_dir("sweep-test", name); }
 
-results::SweepOptions quiet(unsigned threads) {
-  results::SweepOptions o;
-  o.threads = threads;
-  o.progress = results::ProgressStyle::Off;
-  return o;
-}
+results::SweepOptions quiet(unsigned threads) { return allocsim::test::quiet_sweep(threads); }
 
 /// Counts and remembers which jobs ran.
 struct Recorder {

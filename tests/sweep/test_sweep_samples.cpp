@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "sweep_fixtures.h"
 #include "allocsim/core/seeds.h"
 #include "allocsim/results/report.h"
 #include "allocsim/results/result_json.h"
@@ -25,18 +26,9 @@ using allocsim::test::slurp;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  auto d = fs::temp_directory_path() / ("allocsim-sampled-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return allocsim::test::fresh_sweep_dir("sampled-test", name); }
 
-results::SweepOptions quiet(unsigned threads) {
-  results::SweepOptions o;
-  o.threads = threads;
-  o.progress = results::ProgressStyle::Off;
-  return o;
-}
+results::SweepOptions quiet(unsigned threads) { return allocsim::test::quiet_sweep(threads); }
 
 const char* const kOutputs[] = {"results.csv", "results.json", "samples.csv", "report.md", "headline.md"};
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sweep_fixtures.h"
 #include "slurp.h"
 #include "allocsim/results/sweep.h"
 #include "allocsim/results/sweep_record.h"
@@ -27,11 +28,7 @@ std::vector<std::string> split(const std::string& line, char sep) {
   return out;
 }
 
-fs::path fresh_dir(const std::string& name) {
-  auto d = fs::temp_directory_path() / ("allocsim-sweep-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return allocsim::test::fresh_sweep_dir("sweep-test", name); }
 
 // docs/design.md section 6, copied here on purpose: the test fails if the writer drifts from it.
 const std::vector<std::string> kContract = {
