@@ -1,7 +1,8 @@
 // `allocsim-hw calibrate`, its device-side part: the spin rate, the callback route's wake-up and
 // back-to-back cost, the synchronize wake-up, and the validation kernel's own device time (the gap
 // between dependent ops, its check and fill passes), each a median over samples after a
-// warm-up (host times from steady_clock, device times from timing events). Callbacks are timed
+// warm-up (host times from steady_clock, device times from timing events or, for the passes, the
+// op kernel's own phase stamps). Callbacks are timed
 // through the backend's own CallbackRelay, the route validation's callbacks take. The host-call
 // fields are left at -1 here: hw/apps/calibrate_host_calls.cpp measures them inside a running
 // workload, and the command refuses a profile with any field unmeasured.
@@ -69,6 +70,13 @@ double spin_ns(hipStream_t s, long long cycles) {
   ALLOCSIM_HIP_CHECK(hipEventDestroy(a));
   ALLOCSIM_HIP_CHECK(hipEventDestroy(b));
   return double(ms) * 1e6;
+}
+
+/// Whether the op kernel counted any foreign or stale word into `counters` (the first four).
+bool counters_nonzero(const unsigned long long* counters) {
+  unsigned long long h[4] = {};
+  ALLOCSIM_HIP_CHECK(hipMemcpy(h, counters, sizeof h, hipMemcpyDeviceToHost));
+  return h[0] || h[1] || h[2] || h[3];
 }
 
 void set_spread(CalibrationOutput& out, const char* field, std::vector<double> samples) {
@@ -149,6 +157,7 @@ CalibrationOutput calibrate_device(int n) {
     ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&buf), max_bytes));
     ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&counters), 4 * sizeof(unsigned long long)));
     ALLOCSIM_HIP_CHECK(hipMemset(buf, 0, max_bytes));
+    ALLOCSIM_HIP_CHECK(hipMemset(counters, 0, 4 * sizeof(unsigned long long)));
     int sms = 1;
     ALLOCSIM_HIP_CHECK(hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, 0));
     auto timed = [&](const OpDescriptor& a, int times) {
@@ -175,24 +184,43 @@ CalibrationOutput calibrate_device(int n) {
     empty.max_blocks = unsigned(sms);
     const double one = timed(empty, 1), eleven = timed(empty, 11);
     out.profile.device_op_gap_ns = TimeNs(std::max(0.0, (eleven - one) / 10));
-    // Per MiB over 16 MiB, the scale of the scenarios' buffers (smaller ones sit in L2 and check
-    // faster, 64 MiB ones slower: this is one point of that curve).
+    // The check and fill passes per MiB, over 16 MiB (the scale of the scenarios' buffers; smaller
+    // ones sit in L2 and check faster). Taken from the op kernel's own phase stamps (kernels.h), as
+    // the simulator places reads and writes by them: the check pass is the last block's end of
+    // checking less the first block's start, the fill pass the last block's end less the first
+    // block's start of writing. The data carries a pattern (version 1), as a program's does.
     const std::uint64_t mib = 16;
-    OpDescriptor r = empty, w = empty;
+    unsigned long long* stamps = nullptr;
+    ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&stamps), kTimelineStampsPerOp * sizeof(unsigned long long)));
     KernelSegment seg;
     seg.base = buf;
     seg.count = (mib << 20) / 4;
     seg.alloc = 0;
-    seg.version = kZeroVersion;
+    seg.tag = allocation_tag(0);
+    seg.version = 1;
+    OpDescriptor r = empty, w = empty;
     r.reads[r.num_reads++] = seg;
     w.writes[w.num_writes++] = seg;
-    out.profile.op_check_ns_per_mib = TimeNs(std::max(0.0, (timed(r, 1) - one) / double(mib)));
-    out.profile.op_fill_ns_per_mib = TimeNs(std::max(0.0, (timed(w, 1) - one) / double(mib)));
-    // The contended passes (op_check_contended_ns_per_mib, op_fill_contended_ns_per_mib) are not
-    // measured here: an op overlapping a chain of op kernels on another stream, or one spinning
-    // op, checked and filled as fast as alone on the H200, while the validation workload's own
-    // overlapping ops ran several times slower. They come from that workload's phase stamps
-    // (validate --timeline, hw/scripts/phase_rates.py).
+    r.timestamps = w.timestamps = stamps;
+    auto passes = [&](const OpDescriptor& a) {
+      std::vector<double> check, fill;
+      for (int i = 0; i < 30; ++i) {
+        ALLOCSIM_HIP_CHECK(hipMemset(stamps, 0, kTimelineStampsPerOp * sizeof(unsigned long long)));
+        ALLOCSIM_HIP_CHECK(launch_op(a, s));
+        ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
+        unsigned long long t[kTimelineStampsPerOp];
+        ALLOCSIM_HIP_CHECK(hipMemcpy(t, stamps, sizeof t, hipMemcpyDeviceToHost));
+        check.push_back(double(t[2] - ~t[0]) * kTimelineNsPerTick / double(mib));
+        fill.push_back(double(t[1] - ~t[3]) * kTimelineNsPerTick / double(mib));
+      }
+      return std::pair{check, fill};
+    };
+    (void)passes(w);  // the pattern r expects, and a warm-up
+    std::vector<double> check = passes(r).first, fill = passes(w).second;
+    out.profile.op_check_ns_per_mib = TimeNs(median(check));
+    out.profile.op_fill_ns_per_mib = TimeNs(median(fill));
+    ALLOCSIM_HIP_CHECK(hipFree(stamps));
+    if (counters_nonzero(counters)) throw HwError("calibrate: the check pass read words it did not expect");
     ALLOCSIM_HIP_CHECK(hipFree(buf));
     ALLOCSIM_HIP_CHECK(hipFree(counters));
   }

@@ -40,15 +40,35 @@ __global__ void op_kernel(OpDescriptor op) {
   if (stamps && threadIdx.x == 0) atomicMax(&stamps[0], ~device_time());
   const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
   const std::uint64_t tid = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  // Counts are summed per block in shared memory first, then added to the device counters once
+  // per block: one global atomic per thread on one address serialised a corrupted 8 MiB read by
+  // about 25 us on the H200, stretching exactly the ops that saw foreign data (the "contended"
+  // passes of the first phase-stamp run, results/hw/h200-phases).
+  constexpr int kWriterSlots = 8;  // distinct writers per block and segment kept in shared memory
+  __shared__ unsigned block_foreign, block_stale;
+  __shared__ unsigned slot_writer[kWriterSlots];  // writer + 1; 0: free
+  __shared__ unsigned slot_words[kWriterSlots];
   for (int r = 0; r < op.num_reads; ++r) {
     const KernelSegment s = op.reads[r];
     const std::uint32_t key = pattern_key(s.alloc, s.version);
-    unsigned long long foreign = 0, stale = 0;
-    // Foreign words come in long runs of one writer: count a run, add it when the writer changes.
-    unsigned run_writer = 0;
-    unsigned long long run_words = 0;
+    if (threadIdx.x == 0) block_foreign = block_stale = 0;
+    if (threadIdx.x < kWriterSlots) slot_writer[threadIdx.x] = slot_words[threadIdx.x] = 0;
+    __syncthreads();
+    unsigned foreign = 0, stale = 0;
     unsigned long long* sources =
         op.source_counters ? op.source_counters + std::uint64_t(s.alloc) * (op.allocs + 2) : nullptr;
+    // Foreign words come in long runs of one writer: count a run, add it when the writer changes.
+    auto flush = [&](unsigned writer, unsigned words) {
+      for (int k = 0; k < kWriterSlots; ++k) {
+        const unsigned held = atomicCAS(&slot_writer[k], 0u, writer + 1);
+        if (held == 0 || held == writer + 1) {
+          atomicAdd(&slot_words[k], words);
+          return;
+        }
+      }
+      atomicAdd(&sources[writer], (unsigned long long)words);  // more writers than slots
+    };
+    unsigned run_writer = 0, run_words = 0;
     for (std::uint64_t i = tid; i < s.count; i += stride) {
       const std::uint64_t w = s.first_word + i;
       const std::uint32_t want = s.version == kZeroVersion ? 0u : tagged_word(s.tag, key, w);
@@ -59,16 +79,22 @@ __global__ void op_kernel(OpDescriptor op) {
       if (sources && c == WordCheck::Foreign) {
         const unsigned writer = writer_slot(op, got);
         if (run_words && writer != run_writer) {
-          atomicAdd(&sources[run_writer], run_words);
+          flush(run_writer, run_words);
           run_words = 0;
         }
         run_writer = writer;
         ++run_words;
       }
     }
-    if (run_words) atomicAdd(&sources[run_writer], run_words);
-    if (foreign) atomicAdd(&op.mismatch_counters[s.alloc], foreign);
-    if (stale) atomicAdd(&op.stale_counters[s.alloc], stale);
+    if (run_words) flush(run_writer, run_words);
+    if (foreign) atomicAdd(&block_foreign, foreign);
+    if (stale) atomicAdd(&block_stale, stale);
+    __syncthreads();
+    if (threadIdx.x == 0 && block_foreign) atomicAdd(&op.mismatch_counters[s.alloc], (unsigned long long)block_foreign);
+    if (threadIdx.x == 0 && block_stale) atomicAdd(&op.stale_counters[s.alloc], (unsigned long long)block_stale);
+    if (sources && threadIdx.x < kWriterSlots && slot_writer[threadIdx.x])
+      atomicAdd(&sources[slot_writer[threadIdx.x] - 1], (unsigned long long)slot_words[threadIdx.x]);
+    __syncthreads();  // the shared counters are reset for the next segment
   }
   if (stamps) {  // uniform over the block: every thread reaches the barrier
     __syncthreads();

@@ -123,12 +123,8 @@ TimeNs SimDevice::op_duration(TimeNs nominal) {
   return v ? TimeNs(std::llround(double(nominal) * *v / rate)) : nominal;
 }
 
-SimDevice::DevicePhases SimDevice::device_phases(const DeviceOp& op, bool contended) {
+SimDevice::DevicePhases SimDevice::device_phases(const DeviceOp& op) {
   const PlatformProfile& p = config_.platform;
-  const TimeNs check = contended && p.op_check_contended_ns_per_mib > 0 ? p.op_check_contended_ns_per_mib
-                                                                         : p.op_check_ns_per_mib;
-  const TimeNs fill = contended && p.op_fill_contended_ns_per_mib > 0 ? p.op_fill_contended_ns_per_mib
-                                                                       : p.op_fill_ns_per_mib;
   const TimeNs run = op_duration(op.duration);
   auto pass = [](const std::vector<DeviceAccess>& v, TimeNs ns_per_mib) {
     if (ns_per_mib <= 0) return TimeNs(0);
@@ -137,9 +133,9 @@ SimDevice::DevicePhases SimDevice::device_phases(const DeviceOp& op, bool conten
     return TimeNs(std::llround(bytes / double(1 << 20) * double(ns_per_mib)));
   };
   DevicePhases ph;
-  ph.reads_at = p.device_op_gap_ns + pass(op.reads, check);
+  ph.reads_at = p.device_op_gap_ns + pass(op.reads, p.op_check_ns_per_mib);
   ph.writes_at = ph.reads_at + run;
-  ph.end = ph.writes_at + pass(op.writes, fill);
+  ph.end = ph.writes_at + pass(op.writes, p.op_fill_ns_per_mib);
   return ph;
 }
 

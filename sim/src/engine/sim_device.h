@@ -146,13 +146,11 @@ class SimDevice final : public Device {
   /// first word written): a write of another stream anywhere between them and the reader's own
   /// last write clobbers some word the reader then sees, as on the GPU (results/hw/h200-pairs).
   /// Without those costs (every profile but a validation run's) reads are at the start and writes
-  /// at the end, and nothing lies between one op's writes and the next op's reads. `contended`:
-  /// another stream runs a device op as this one starts, so the passes take their contended
-  /// per-MiB costs (several times slower on the H200).
+  /// at the end, and nothing lies between one op's writes and the next op's reads.
   struct DevicePhases {
     TimeNs reads_at = 0, writes_at = 0, end = 0;
   };
-  DevicePhases device_phases(const DeviceOp& op, bool contended);
+  DevicePhases device_phases(const DeviceOp& op);
   void charge(TimeNs cost) {
     mem_.flush();  // host time passes: a deferred release state was visible
     agent_now() += cost;

@@ -43,7 +43,7 @@ void SimDevice::advance(StreamId s) {
         st.busy = true;
         st.op_start = now_;
         st.writes_emitted = false;
-        const DevicePhases ph = device_phases(op.dev, /*contended=*/streams_.running() > 0);
+        const DevicePhases ph = device_phases(op.dev);
         streams_.device_op_started(now_);
         if (ph.reads_at == 0) op_reads(s);
         else queue_.push(now_ + ph.reads_at, kOpReads, s);

@@ -64,8 +64,6 @@ class StreamTable {
   void device_op_ended(TimeNs t) {
     if (--running_ == 0) busy_ns_ += t - busy_since_;
   }
-  /// Device ops running now, on all streams.
-  int running() const { return running_; }
   /// Time in [0, end] when no stream ran a device op (`end`: the run's last time).
   TimeNs device_idle(TimeNs end) const { return end - busy_ns_ - (running_ ? end - busy_since_ : 0); }
 

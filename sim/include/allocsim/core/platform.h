@@ -39,8 +39,6 @@ struct PlatformProfile {
   TimeNs device_op_gap_ns = 0;
   TimeNs op_check_ns_per_mib = 0;
   TimeNs op_fill_ns_per_mib = 0;
-  TimeNs op_check_contended_ns_per_mib = 0;  // 0: as op_check_ns_per_mib
-  TimeNs op_fill_contended_ns_per_mib = 0;   // 0: as op_fill_ns_per_mib
   double spin_ns_per_cycle = 0.5049;
 };
 
@@ -57,7 +55,7 @@ struct PlatformField {
   const char* description;
 };
 
-inline constexpr std::array<PlatformField, 19> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 17> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy"},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -90,10 +88,6 @@ inline constexpr std::array<PlatformField, 19> kPlatformFields = {{
      "device time the validation kernel's pattern check adds per MiB an op reads (0: not a validation run)"},
     {"op_fill_ns_per_mib", &PlatformProfile::op_fill_ns_per_mib, nullptr,
      "device time the validation kernel's pattern fill adds per MiB an op writes (0: not a validation run)"},
-    {"op_check_contended_ns_per_mib", &PlatformProfile::op_check_contended_ns_per_mib, nullptr,
-     "the check pass per MiB while another stream runs a device op (0: as op_check_ns_per_mib)"},
-    {"op_fill_contended_ns_per_mib", &PlatformProfile::op_fill_contended_ns_per_mib, nullptr,
-     "the fill pass per MiB while another stream runs a device op (0: as op_fill_ns_per_mib)"},
     {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,
      "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)"},
 }};
