@@ -413,6 +413,7 @@ class HipDevice final : public HwDevice {
         warnings_.insert("more than 65536 ops in one trial: later ops left out of the timeline");
       }
       LaunchedOp l{stream_name(s), op.label, op.kind};
+      l.enqueued_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
       for (int i = 0; i < d.num_reads; ++i) l.read_bytes += 4 * d.reads[i].count;
       for (int i = 0; i < d.num_writes; ++i) l.write_bytes += 4 * d.writes[i].count;
       launched_.push_back(std::move(l));

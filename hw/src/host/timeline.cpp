@@ -37,6 +37,7 @@ boost::json::array ops_json(const std::vector<TimelineOp>& ops) {
     j["kind"] = o.kind;
     j["start_ns"] = o.start_ns;
     j["end_ns"] = o.end_ns;
+    j["enqueued_ns"] = o.enqueued_ns;
     if (o.has_phases) {
       j["reads_done_ns"] = o.reads_done_ns;
       j["writes_start_ns"] = o.writes_start_ns;
@@ -90,6 +91,7 @@ std::vector<TimelineOp> device_timeline(const std::vector<unsigned long long>& s
     o.kind = std::string(device_op_kind_name(ops[i].kind));
     o.start_ns = ns(~start);
     o.end_ns = ns(end);
+    o.enqueued_ns = ops[i].enqueued_ns;
     if (stamp(i, 2) != 0 && stamp(i, 3) != 0) {
       o.has_phases = true;
       o.read_bytes = ops[i].read_bytes;
@@ -118,6 +120,7 @@ void SimTimelineObserver::on_device_op(const DeviceOpSpan& span) {
   o.kind = std::string(device_op_kind_name(span.kind));
   o.start_ns = span.start;
   o.end_ns = span.end;
+  o.enqueued_ns = span.enqueued;
   ops_.push_back(std::move(o));
 }
 

@@ -55,7 +55,7 @@ void SimDevice::advance(StreamId s) {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         const std::uint64_t rec = op.rec;
         release(me, sync_key(SyncKind::Event, rec));
-        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-record", now_, now_};
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-record", now_, now_, op.ready};
         emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         complete_record(rec);
@@ -71,7 +71,7 @@ void SimDevice::advance(StreamId s) {
         st.waiting_rec = 0;
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         acquire(me, sync_key(SyncKind::Event, op.rec));
-        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-wait", since, now_};
+        const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "event-wait", since, now_, op.ready};
         emit([&](auto& o) { o.on_device_op(span); });
         st.ops.pop_front();
         continue;
@@ -119,7 +119,7 @@ void SimDevice::op_end(StreamId s) {
   SimStream& st = streams_[s];
   if (!st.writes_emitted) op_writes(s);
   StreamOp& op = st.ops.front();
-  const DeviceOpSpan span{op.op_seq, s, op.dev.kind, op.dev.label, st.op_start, now_};
+  const DeviceOpSpan span{op.op_seq, s, op.dev.kind, op.dev.label, st.op_start, now_, op.ready};
   emit([&](auto& o) { o.on_device_op(span); });
   st.ops.pop_front();
   st.busy = false;
@@ -173,7 +173,7 @@ void SimDevice::callback_done() {
   const StreamOp& marker = st.ops.front();
   release(kCallbackAgent, sync_key(SyncKind::CallbackDone, cb_.running_id));
   acquire(stream_agent(s), sync_key(SyncKind::CallbackDone, cb_.running_id));
-  const DeviceOpSpan span{marker.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_};
+  const DeviceOpSpan span{marker.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_, marker.ready};
   emit([&](auto& o) { o.on_device_op(span); });
   st.ops.pop_front();
   st.busy = false;

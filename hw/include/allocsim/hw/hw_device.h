@@ -57,6 +57,9 @@ struct TimelineOp {
   bool has_phases = false;
   std::int64_t reads_done_ns = 0, writes_start_ns = 0;
   std::uint64_t read_bytes = 0, write_bytes = 0;  // checked / filled by the op kernel
+  // Host time of the op's launch (hardware: from the trial's start; simulator: from time 0), so
+  // the host's progress through the program compares as the device's does.
+  std::int64_t enqueued_ns = 0;
 };
 
 /// Foreign words one allocation read, by whose data they were (a diagnostic of which race the

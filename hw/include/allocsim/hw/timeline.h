@@ -3,9 +3,9 @@
 //
 // FILE: {"scenario", "semaphore", "seed", "clock", "combinations": [
 //   {"policy", "guard", "trial", "corrupted_words", "corrupted_executions": [execution index...],
-//    "dropped", "ops": [{"seq", "stream", "label", "kind", "start_ns", "end_ns", "reads_done_ns",
+//    "dropped", "ops": [{"seq", "stream", "label", "kind", "start_ns", "end_ns", "enqueued_ns", "reads_done_ns",
 //                        "writes_start_ns", "read_bytes", "write_bytes"}...],
-//    "sim_ops": [same fields, without the last two]}]}
+//    "sim_ops": [same fields, without the phase stamps and bytes]}]}
 // "ops": the GPU's, from %globaltimer read by block 0 thread 0 of each op's kernel at its start and
 // after its writes; "sim_ops": the simulator's DeviceOpSpans for the same program, seed and
 // platform. Both in ns from their own first op's start, sorted by start (then seq).
@@ -28,6 +28,7 @@ struct LaunchedOp {
   std::string_view label;  // static storage (DeviceOp::label)
   DeviceOpKind kind = DeviceOpKind::Kernel;
   std::uint64_t read_bytes = 0, write_bytes = 0;  // what its check and fill passes cover
+  std::int64_t enqueued_ns = 0;  // host time of its launch, from the trial's start
 };
 
 /// Device stamps per op (kernels.h): [0] ~(earliest block start), [1] latest block end, [2] latest

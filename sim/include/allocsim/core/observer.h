@@ -40,6 +40,7 @@ struct DeviceOpSpan {
   // storage or storage that outlives the run (observers may keep the view and key on its address)
   std::string_view label;
   TimeNs start = 0, end = 0;
+  TimeNs enqueued = 0;  // when the host (or a callback) enqueued it
 };
 
 class Observer {
