@@ -2,6 +2,7 @@
 //   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
+//                        [--timeline-trial K]
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
 // files are written whole or not at all.
 #include <CLI/CLI.hpp>
@@ -72,7 +73,7 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
 
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
-                 const std::string& timeline_path) {
+                 const std::string& timeline_path, int timeline_trial) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -83,6 +84,8 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   for (const std::string& g : config.guards)
     if (!make_guard(g, resolved.params)) throw std::invalid_argument("unknown guard '" + g + "'");
   if (trials < 1) throw std::invalid_argument("--trials must be >= 1");
+  if (timeline_trial >= trials) throw std::invalid_argument("--timeline-trial must be below --trials");
+  config.timeline_trial = timeline_trial;
   config.trials = trials;
   config.sim_samples = sim_samples;
   config.semaphore = resolved.semaphore;
@@ -101,7 +104,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   hw::TimelineFile timeline;
   timeline.scenario = scenario.name;
   timeline.semaphore = config.semaphore;
-  timeline.seed = seeds::nth(scenario.seed, 0);
+  timeline.seed = seeds::nth(scenario.seed, std::uint64_t(timeline_trial));
   for (const std::string& p : config.policies)
     for (const std::string& g : config.guards) {
       hw::TimelineCombination* t = nullptr;
@@ -148,8 +151,11 @@ int main(int argc, char** argv) {
   val->add_option("--set", sets, "key=value scenario/policy parameter");
   std::string timeline_path;
   val->add_option("--timeline", timeline_path,
-                  "diagnostic: also write this JSON file with trial 0's device-op start/end times of each combination "
-                  "(GPU %globaltimer) next to the simulator's for the same seed (every trial records them)");
+                  "diagnostic: also write this JSON file with one trial's device-op start/end times of each "
+                  "combination (GPU %globaltimer) next to the simulator's for the same seed (every trial records them)");
+  int timeline_trial = 0;
+  val->add_option("--timeline-trial", timeline_trial, "the trial --timeline shows (default 0, the first)")
+      ->check(CLI::Range(0, 1 << 20));
   std::string session;
   auto* sum = app.add_subcommand("summarize",
                                  "write DIR/validate.md, the session summary computed from DIR/*/semaphore-*/validate.json "
@@ -173,7 +179,8 @@ int main(int argc, char** argv) {
     if (val->count("--semaphore")) run.semaphore = semaphore;
     run.sets = set_params(parse_set_items(sets));
     if (!platform.empty()) run.platform_file = platform;
-    return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path);
+    return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
+                        timeline_trial);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

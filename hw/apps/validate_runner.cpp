@@ -66,7 +66,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   if (timeline) {
     timeline->policy = policy;
     timeline->guard = guard;
-    timeline->trial = 0;
+    timeline->trial = config.timeline_trial;
   }
   const auto start = std::chrono::steady_clock::now();
   std::vector<double> ns_per_free, instrument_per_free;
@@ -90,10 +90,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       for (int e : corrupted_units(units, s.foreign_by_alloc)) {
         ++run.corrupted_executions;
         ++run.corrupted_by_execution[std::size_t(e)];
-        if (timeline && t == 0) timeline->corrupted_executions.push_back(e);
+        if (timeline && t == config.timeline_trial) timeline->corrupted_executions.push_back(e);
       }
       pairs.add_trial(s.foreign_sources);
-      if (timeline && t == 0) {
+      if (timeline && t == config.timeline_trial) {
         timeline->corrupted_words = s.corrupted_words;
         timeline->dropped = s.timeline_dropped;
         timeline->ops = std::move(s.timeline);
@@ -137,9 +137,9 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     so.max_events = 200'000'000;
     so.max_findings = std::size_t(1) << 30;
     SimTimelineObserver spans;
-    if (timeline && t == 0) so.observers.push_back(&spans);
+    if (timeline && t == config.timeline_trial) so.observers.push_back(&spans);
     RunResult r = simulate(scenario, *p, *g, so);
-    if (timeline && t == 0) timeline->sim_ops = spans.ops();
+    if (timeline && t == config.timeline_trial) timeline->sim_ops = spans.ops();
     if (t == 0) {
       run.sim.latent = r.races_latent;
       run.sim.peak_bytes_in_use = r.peak_bytes_in_use;

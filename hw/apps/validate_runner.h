@@ -19,6 +19,7 @@ struct ValidateConfig {
   PlatformProfile platform;
   PlatformSpread spread;  // the --platform file's; non-empty: each simulated run draws its costs from it
   bool quiet = false;
+  int timeline_trial = 0;  // the trial (and simulated run, same seed) a --timeline file shows
 };
 
 /// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.
@@ -28,7 +29,8 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
 /// One combination on hardware (fresh device per combination) plus its simulator prediction.
 /// Throws HwError for HIP/device failures; a timed-out wait is recorded in the run's `error`.
 /// `timeline` non-null: the device records op times (every trial, so all trials run alike) and
-/// trial 0's, with the simulator's spans for the same seed, go into *timeline (timeline.h).
+/// trial `config.timeline_trial`'s, with the simulator's spans for the same seed, go into
+/// *timeline (timeline.h).
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
                                  const ValidateConfig& config, TimelineCombination* timeline = nullptr);
 
