@@ -16,7 +16,7 @@ namespace allocsim::hw {
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,
                                          int trials) {
   std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> samples{};
-  std::vector<std::uint32_t> bookkeeping, host_op;
+  std::vector<std::uint32_t> bookkeeping;
   HostCallCalibration out;
   out.workload = workload.name + ", every policy with guard none, " + std::to_string(trials) + " trials each";
   HwDeviceOptions options;
@@ -33,7 +33,6 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
         samples[i].insert(samples[i].end(), s.call_samples[i].begin(), s.call_samples[i].end());
       }
       bookkeeping.insert(bookkeeping.end(), s.release_bookkeeping_samples.begin(), s.release_bookkeeping_samples.end());
-      host_op.insert(host_op.end(), s.host_op_samples.begin(), s.host_op_samples.end());
     }
   }
   // The simulator adds costs up, so a call's cost is its mean, over the calls below the 99th
@@ -70,11 +69,6 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
   const PlatformField* book = find_platform_field("release_bookkeeping_ns");
   (void)set_platform_field(profile, *book, estimate(bookkeeping, book->name, false));
   out.counts.emplace_back(book->name, double(bookkeeping.size()));
-  // Every other op's host time besides its calls: the harness's interpreter and bookkeeping,
-  // which delay the host's progress through the program as much as its calls do.
-  const PlatformField* per_op = find_platform_field("host_op_ns");
-  (void)set_platform_field(profile, *per_op, estimate(host_op, per_op->name, false));
-  out.counts.emplace_back(per_op->name, double(host_op.size()));
   return out;
 }
 

@@ -34,9 +34,6 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
   device.begin_trial(seed);
   Interpreter interp(scenario.program, device, *policy, *guard);
   Plan plan;
-  std::vector<std::uint32_t> op_samples;
-  auto start = std::chrono::steady_clock::now();
-  TimeNs calls_at_start = device.host_call_ns();
   while (interp.next(plan)) {
     const HostOp* op = interp.current_op();
     const bool release = op && op->kind == HostOpKind::Release;
@@ -44,19 +41,9 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
     device.execute(std::move(plan));
     if (release) device.end_release_timing();
     plan.clear();
-    // This op's host time besides its calls, from the end of the previous op (so the
-    // interpreter's own step counts too).
-    const auto end = std::chrono::steady_clock::now();
-    const TimeNs calls = device.host_call_ns();
-    const TimeNs wall = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
-    if (!release) op_samples.push_back(std::uint32_t(std::clamp<TimeNs>(wall - (calls - calls_at_start), 0, 0xffffffff)));
-    start = end;
-    calls_at_start = calls;
   }
   interp.finish();
-  TrialStats stats = device.end_trial();
-  stats.host_op_samples = std::move(op_samples);
-  return stats;
+  return device.end_trial();
 }
 
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,

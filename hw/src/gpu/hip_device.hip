@@ -206,11 +206,6 @@ class HipDevice final : public HwDevice {
 
   std::string description() const override { return description_; }
 
-  TimeNs host_call_ns() const override {
-    TimeNs sum = 0;
-    for (const CallTime& c : stats_.calls) sum += c.ns;
-    return sum;
-  }
   void begin_release_timing() override {
     instrument_at_release_start_ = stats_.release_instrument_ns;
     calls_at_release_start_ = release_calls_ns();

@@ -37,8 +37,6 @@ void SimDevice::host_run() {
       if (op && op->kind == HostOpKind::Release) {
         host_.in_release = true;
         host_.release_start = host_.now;
-      } else if (config_.platform.host_op_ns > 0) {
-        charge(cost(&PlatformProfile::host_op_ns));  // a release's own is release_bookkeeping_ns
       }
       host_.plan.append(std::move(plan));
       continue;

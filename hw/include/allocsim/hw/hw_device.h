@@ -96,9 +96,6 @@ struct TrialStats {
   std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> call_samples{};
   // Each release plan's host time besides its calls (and instrumentation), in ns: its bookkeeping.
   std::vector<std::uint32_t> release_bookkeeping_samples;
-  // Each program op's host time besides its calls (waits included in those), releases aside, in
-  // ns: the harness's own per-op work (run_trial; calibration's host_op_ns).
-  std::vector<std::uint32_t> host_op_samples;
   TimeNs wall_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
   // HwDeviceOptions::record_timeline: every op launched in the trial, in launch order (ops past
@@ -119,8 +116,6 @@ class HwDevice : public Device {
   /// Host time attribution: the interpreter is about to run the plan of a Release op.
   virtual void begin_release_timing() = 0;
   virtual void end_release_timing() = 0;
-  /// Host time spent in timed backend calls (waits included) so far in this trial.
-  virtual TimeNs host_call_ns() const = 0;
   virtual std::string description() const = 0;
 };
 

@@ -39,7 +39,6 @@ struct PlatformProfile {
   TimeNs device_op_gap_ns = 0;
   TimeNs op_check_ns_per_mib = 0;
   TimeNs op_fill_ns_per_mib = 0;
-  TimeNs host_op_ns = 0;
   double spin_ns_per_cycle = 0.5049;
 };
 
@@ -56,7 +55,7 @@ struct PlatformField {
   const char* description;
 };
 
-inline constexpr std::array<PlatformField, 18> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 17> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy"},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -89,9 +88,6 @@ inline constexpr std::array<PlatformField, 18> kPlatformFields = {{
      "device time the validation kernel's pattern check adds per MiB an op reads (0: not a validation run)"},
     {"op_fill_ns_per_mib", &PlatformProfile::op_fill_ns_per_mib, nullptr,
      "device time the validation kernel's pattern fill adds per MiB an op writes (0: not a validation run)"},
-    {"host_op_ns", &PlatformProfile::host_op_ns, nullptr,
-     "host time per program op besides its backend calls, releases aside (the validation harness's "
-     "interpreter and pattern bookkeeping; 0: a program's own costs include it)"},
     {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,
      "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)"},
 }};
