@@ -140,6 +140,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     if (timeline && t == config.timeline_trial) so.observers.push_back(&spans);
     RunResult r = simulate(scenario, *p, *g, so);
     if (timeline && t == config.timeline_trial) timeline->sim_ops = spans.ops();
+    run.sim.peak_bytes_in_use_min = t == 0 ? r.peak_bytes_in_use : std::min(run.sim.peak_bytes_in_use_min, r.peak_bytes_in_use);
+    run.sim.peak_bytes_in_use_max = std::max(run.sim.peak_bytes_in_use_max, r.peak_bytes_in_use);
     if (t == 0) {
       run.sim.latent = r.races_latent;
       run.sim.peak_bytes_in_use = r.peak_bytes_in_use;

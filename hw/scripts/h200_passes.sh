@@ -2,7 +2,7 @@
 # Issue 17's third H200 run, after the validation kernel sums its counts per block (kernels.hip):
 # a calibration whose check and fill passes come from the op kernel's phase stamps, timelines of
 # conv-autotune to check that overlapping ops now pass as fast as lone ones, and the per-execution
-# validation. Run on the device machine from the repo root with the binary and its libraries in
+# validation (and, unless ALL=0, every policy x guard). Run on the device machine from the repo root with the binary and its libraries in
 # .hwcarry/ (hw/README.md). Writes $OUT/$NAME/ (default h200-passes).
 set -u
 B=.hwcarry/allocsim-hw
@@ -27,4 +27,15 @@ for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
       --platform "$P" --out "$O/per-execution/$1/semaphore-$2"
 done
 run $B summarize "$O/per-execution"
+# Every policy x guard (40 trials, 400 samples): rates, and each peak's hardware range against the
+# simulator's sampled range. ALL=0 leaves it out.
+if [ "${ALL:-1}" != 0 ]; then
+  for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
+              "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
+    set -- $pair
+    run $B validate "$1" --policies all --guards all --trials 40 --sim-samples 400 --semaphore "$2" \
+        --platform "$P" --out "$O/all/$1/semaphore-$2"
+  done
+  run $B summarize "$O/all"
+fi
 gzip "$O"/timeline/*.json

@@ -119,3 +119,28 @@ TEST_CASE("summary: peaks outside the hardware's range and host costs beyond 25%
         std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("summary: the hardware's peak range against the simulator's sampled range", "[hw][summary]") {
+  const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_range." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  hw::ValidateReport rep;
+  rep.device = "test GPU";
+  rep.scenario = "toy";
+  rep.semaphore = 2;
+  hw::ValidateRun covered = run("deferred-callback", "none", 0, 0, 0), wider = run("event-poll", "none", 0, 0, 0),
+                  steady = run("immediate", "none", 0, 0, 0);
+  covered.peak_bytes_in_use_min = 2 << 20, covered.peak_bytes_in_use = 3 << 20;
+  covered.sim.peak_bytes_in_use_min = 1 << 20, covered.sim.peak_bytes_in_use_max = 4 << 20;
+  wider.peak_bytes_in_use_min = 1 << 20, wider.peak_bytes_in_use = 5 << 20;
+  wider.sim.peak_bytes_in_use_min = 2 << 20, wider.sim.peak_bytes_in_use_max = 4 << 20;
+  steady.sim.peak_bytes_in_use_min = steady.sim.peak_bytes_in_use_max = 1 << 20;  // varies on neither side
+  rep.runs = {covered, wider, steady};
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
+  const std::string md = hw::validate_summary_markdown(dir.string());
+  CHECK(md.find("| toy | 2 | deferred-callback + none | 2.00–3.00 | 1.00–4.00 | yes |") != std::string::npos);
+  CHECK(md.find("| toy | 2 | event-poll + none | 1.00–5.00 | 2.00–4.00 | **no** |") != std::string::npos);
+  CHECK(md.find("immediate + none | 1.00–1.00") == std::string::npos);
+  CHECK(md.find("The hardware's range lies inside the simulator's for 1 of these 2 combinations; for the callback "
+                "and poll policies, 1 of 2.") != std::string::npos);
+  fs::remove_all(dir);
+}

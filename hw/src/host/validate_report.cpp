@@ -32,6 +32,8 @@ boost::json::object run_json(const ValidateRun& run) {
   sim["manifest_by_execution"] = int_array(run.sim.manifest_by_execution);
   sim["trial_manifest_rate"] = run.sim.trial_manifest_rate;
   sim["peak_bytes_in_use"] = run.sim.peak_bytes_in_use;
+  sim["peak_bytes_in_use_min"] = run.sim.peak_bytes_in_use_min;
+  sim["peak_bytes_in_use_max"] = run.sim.peak_bytes_in_use_max;
   sim["host_ns_per_free"] = run.sim.host_ns_per_free;
   sim["completed"] = run.sim.completed;
   sim["available"] = run.sim.available;

@@ -7,7 +7,8 @@
 //    "peak_bytes_in_use_min", "host_ns_per_free", "instrument_ns_per_free",
 //    "host_calls": {<kHostCalls name>: {"calls", "ns"}}, "frees", "wall_ns", "error", "rate_diff_pp",
 //    "sim": {"runs", "latent", "manifest", "manifest_executions", "manifest_rate",
-//            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "host_ns_per_free",
+//            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "peak_bytes_in_use_min",
+//            "peak_bytes_in_use_max", "host_ns_per_free",
 //            "completed", "available"},
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}]}]}
@@ -39,7 +40,8 @@ struct SimPrediction {
   std::vector<int> manifest_by_execution;  // [i]: simulated runs in which execution i had one
   double manifest_rate = 0;    // manifest_executions / (runs x executions)
   double trial_manifest_rate = 0;  // fraction of simulated runs with >= 1 manifest corruption
-  std::uint64_t peak_bytes_in_use = 0;
+  std::uint64_t peak_bytes_in_use = 0;  // the first simulated run's
+  std::uint64_t peak_bytes_in_use_min = 0, peak_bytes_in_use_max = 0;  // over all simulated runs
   double host_ns_per_free = 0;  // median over seeds of host_release_ns / releases
   bool completed = true;
   bool available = true;  // false: the simulator could not be run (message in error)
