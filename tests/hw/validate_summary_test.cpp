@@ -50,7 +50,9 @@ hw::ValidateRun run(std::string policy, std::string guard, int corrupted, std::u
 
 TEST_CASE("the committed H200 summaries are generated from their validate.json files", "[hw][summary]") {
   for (const char* session : {"results/hw/h200", "results/hw/h200-samples/all", "results/hw/h200-samples/per-execution",
-                              "results/hw/h200-pairs", "results/hw/h200-phases/per-execution"}) {
+                              "results/hw/h200-pairs", "results/hw/h200-phases/per-execution",
+                              "results/hw/h200-passes/per-execution", "results/hw/h200-host/per-execution",
+                              "results/hw/h200-final/per-execution", "results/hw/h200-final/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
