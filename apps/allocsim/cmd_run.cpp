@@ -60,18 +60,6 @@ int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const alloc
   return 0;
 }
 
-// The directory an output file goes to must exist (checked before a possibly long run).
-void check_output_path(const std::string& path, const char* flag) {
-  if (path.empty()) return;
-  std::filesystem::path p(path);
-  std::filesystem::path dir = p.parent_path().empty() ? "." : p.parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    throw allocsim::RunInputError(std::string(flag) + " " + path + ": directory '" + dir.string() + "' does not exist");
-  if (std::filesystem::is_directory(p, ec))
-    throw allocsim::RunInputError(std::string(flag) + " " + path + ": is a directory");
-}
-
 int run(const RunArgs& a, const CLI::App& sub) {
   allocsim::RunConfig config;
   config.scenario = a.scenario;
@@ -83,8 +71,8 @@ int run(const RunArgs& a, const CLI::App& sub) {
   if (!a.platform_path.empty()) config.platform_file = a.platform_path;
   config.detect_races = !a.no_races;
   config.max_findings = std::max<std::size_t>(20, a.findings);
-  check_output_path(a.json_path, "--json");
-  check_output_path(a.trace_path, "--trace");
+  allocsim::check_output_path(a.json_path, "--json");
+  allocsim::check_output_path(a.trace_path, "--trace");
 
   const allocsim::Scenario scenario = allocsim::load_for_run(config);
   if (a.samples > 0) return run_sampled(a, config, scenario);

@@ -77,3 +77,17 @@ std::string read_whole_file(const std::string& path) {
 }
 
 }  // namespace allocsim
+
+namespace allocsim {
+
+void check_output_path(const std::string& path, const char* flag) {
+  if (path.empty()) return;
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = p.parent_path().empty() ? "." : p.parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw FileWriteError(std::string(flag) + " " + path + ": directory '" + dir.string() + "' does not exist");
+  if (std::filesystem::is_directory(p, ec)) throw FileWriteError(std::string(flag) + " " + path + ": is a directory");
+}
+
+}  // namespace allocsim

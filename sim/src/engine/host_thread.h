@@ -16,7 +16,7 @@
 namespace allocsim {
 
 struct HostThread {
-  enum class Wait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Done };
+  enum class Wait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Hold, Done };
   enum class Cause : std::uint8_t { Policy, Semaphore, Oom, Sync, kCount };
 
   TimeNs now = 0;
@@ -30,6 +30,8 @@ struct HostThread {
   StreamId wait_stream = kNoStream;  // Stream
   PoolId wait_pool = kSharedPool;    // PoolFree
   bool done = false;                 // the program has ended
+  bool op_open = false;              // host op `op_index` is being run (a step: docs/explore.md)
+  std::size_t op_index = 0;
 
   TimeNs stall = 0;                                 // total blocked time
   TimeNs blocked[std::size_t(Cause::kCount)] = {};  // the same, by cause

@@ -20,6 +20,7 @@ SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser,
       chooser_(chooser),
       observers_(std::move(observers)),
       races_(races),
+      steps_(config_.holds, config_.trace),
       pools_(config_.device, /*bounded=*/false),
       mem_(pools_, [this](TimeNs t, const MemoryCounters& m) { emit([&](auto& o) { o.on_memory(t, m); }); }) {
   if (program.streams.empty()) streams_.add("compute");
@@ -34,10 +35,12 @@ SimDevice::~SimDevice() = default;
 
 void SimDevice::release(AgentId a, std::uint64_t key) {
   emit([&](auto& o) { o.on_release_sync(a, key); });
+  if (steps_.active()) steps_.release(a, key);
 }
 
 void SimDevice::acquire(AgentId a, std::uint64_t key) {
   emit([&](auto& o) { o.on_acquire_sync(a, key); });
+  if (steps_.active()) steps_.acquire(a, key);
 }
 
 // ======================================================================= event loop
@@ -45,21 +48,24 @@ void SimDevice::acquire(AgentId a, std::uint64_t key) {
 void SimDevice::run(Interpreter& interpreter) {
   interp_ = &interpreter;
   queue_.push(0, kHostResume, 0, host_.gen);
-  while (!queue_.empty()) {
-    if (config_.max_events && events_processed_ >= config_.max_events) {
-      stopped_ = true;
-      stop_reason_ = "stopped after " + std::to_string(events_processed_) +
-                     " events (max_events) at t=" + std::to_string(now_) + " ns: " + describe_blocked();
-      break;
+  // A schedule hold still waiting when nothing else can happen ends there (docs/explore.md).
+  do {
+    while (!queue_.empty()) {
+      if (config_.max_events && events_processed_ >= config_.max_events) {
+        stopped_ = true;
+        stop_reason_ = "stopped after " + std::to_string(events_processed_) +
+                       " events (max_events) at t=" + std::to_string(now_) + " ns: " + describe_blocked();
+        break;
+      }
+      const QueuedEvent e = queue_.pop();
+      // A host timer superseded by an earlier wake-up (an OOM-wait deadline after a pool free woke
+      // the host) is dropped unseen: it must not move the clock, and so not the makespan.
+      if (e.kind == kHostResume && e.arg != host_.gen) continue;
+      now_ = e.time;
+      ++events_processed_;
+      dispatch(e);
     }
-    const QueuedEvent e = queue_.pop();
-    // A host timer superseded by an earlier wake-up (an OOM-wait deadline after a pool free woke
-    // the host) is dropped unseen: it must not move the clock, and so not the makespan.
-    if (e.kind == kHostResume && e.arg != host_.gen) continue;
-    now_ = e.time;
-    ++events_processed_;
-    dispatch(e);
-  }
+  } while (!stopped_ && end_held_steps());
   last_time_ = std::max({now_, host_.now, cb_.now});
   lifetime_.finish(
       [this](const BufferInfo& buf, TimeNs released) { return unreturned_record(buf, released); });
@@ -91,6 +97,9 @@ void SimDevice::dispatch(const QueuedEvent& e) {
       break;
     case kCallbackDone:
       callback_done();
+      break;
+    case kHoldEnd:
+      hold_end(hold_wakes_[e.arg]);
       break;
   }
 }
@@ -195,6 +204,7 @@ bool SimDevice::query_event(EventId e) {
   }
   const std::uint64_t rec = streams_.latest(e);
   if (rec == 0) return true;
+  touch_progress(streams_.record_stream(rec));
   if (!streams_.done(rec)) return false;
   acquire(agent(), sync_key(SyncKind::Event, rec));
   return true;
@@ -220,12 +230,15 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
 void SimDevice::launch(StreamId s, DeviceOp op) {
   charge(cost(&PlatformProfile::launch_overhead_ns));
   if (!valid_stream(s)) return warn("launch on an invalid stream ignored");
-  enqueue(s, StreamOp::Kind::Device).dev = std::move(op);
+  StreamOp& queued = enqueue(s, StreamOp::Kind::Device);
+  queued.dev = std::move(op);
+  queued.step = streams_[s].device_ops++;
 }
 
 void SimDevice::host_delay(TimeNs d) { charge(std::max<TimeNs>(d, 0)); }
 
 void SimDevice::semaphore_release() {
+  touch(StepObject{StepObject::Kind::Semaphore, true, 0});
   release(agent(), sync_key(SyncKind::Semaphore, 0));
   if (sem_free_ >= config_.semaphore) warn("compute semaphore released more often than acquired");
   ++sem_free_;
@@ -260,6 +273,9 @@ std::string SimDevice::describe_blocked() const {
       break;
     case HostWait::PoolFree:
       host = "host: waiting for a chunk to return to pool " + std::to_string(host_.wait_pool);
+      break;
+    case HostWait::Hold:
+      host = "host: held by the schedule";
       break;
     case HostWait::None:
       host = "host: runnable";

@@ -34,6 +34,7 @@
 #include "event_queue.h"
 #include "host_thread.h"
 #include "lifetime_findings.h"
+#include "step_control.h"
 #include "stream_table.h"
 
 namespace allocsim {
@@ -48,6 +49,8 @@ struct SimConfig {
   int semaphore = 32;
   std::size_t max_findings = 20;
   std::uint64_t max_events = 0;  // 0 = unbounded
+  std::vector<StepHold> holds;   // a schedule's delays (docs/explore.md)
+  StepTrace* trace = nullptr;    // non-null: the run's steps are traced into it
 };
 
 class SimDevice final : public Device {
@@ -64,6 +67,8 @@ class SimDevice final : public Device {
   RunMeasures measures() const;
   /// The run's lifetime findings (complete once run() returned).
   const LifetimeFindings& lifetime() const { return lifetime_; }
+  /// What became of each of the config's holds (complete once run() returned).
+  const std::vector<HoldOutcome>& hold_outcomes() const { return steps_.outcomes(); }
 
   // ---- Backend
   TimeNs now() const override;
@@ -95,7 +100,7 @@ class SimDevice final : public Device {
   void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override;
 
  private:
-  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpReads, kOpWrites, kOpEnd, kCallbackWake, kCallbackDone };
+  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpReads, kOpWrites, kOpEnd, kCallbackWake, kCallbackDone, kHoldEnd };
   enum class Agent : std::uint8_t { Host, Callback };
   using HostWait = HostThread::Wait;
 
@@ -110,6 +115,25 @@ class SimDevice final : public Device {
   void check_host_wait();  // wakes the host if what it waits for is now true
   void acquire_drain(StreamId s);
   void acquire_all_idle();
+  // schedule holds and the step trace (sim_device_steps.cpp)
+  /// Host op `index` is about to start: true if a hold makes the host wait for it.
+  bool host_step_held(std::size_t index);
+  void host_step_done();
+  /// Wakes the agents of held steps whose hold ended (queued: kHoldEnd).
+  void wake_held(const std::vector<StepRef>& steps);
+  void hold_end(const StepRef& step);
+  /// The run ran out of events with steps still held: their holds end (a long delay's end).
+  bool end_held_steps();
+  void touch(const StepObject& o) {
+    if (steps_.active()) steps_.touch(agent(), o);
+  }
+  void touch_stream(StreamId s, bool write) {
+    if (steps_.active()) steps_.touch(stream_agent(s), StepObject{StepObject::Kind::Stream, write, std::uint64_t(s)});
+  }
+  /// The host or a callback reads how far stream `s` got (a query, a synchronize).
+  void touch_progress(StreamId s) {
+    if (steps_.active() && valid_stream(s)) steps_.touch(agent(), StepObject{StepObject::Kind::Stream, false, std::uint64_t(s)});
+  }
   // streams and the callback thread (sim_device_streams.cpp)
   StreamOp& enqueue(StreamId s, StreamOp::Kind kind);
   void advance(StreamId s);
@@ -177,6 +201,8 @@ class SimDevice final : public Device {
   std::vector<Observer*> observers_;
   RaceDetector* races_;
   Interpreter* interp_ = nullptr;
+  StepControl steps_;
+  std::vector<StepRef> hold_wakes_;  // kHoldEnd's payload: arg indexes it
 
   EventQueue queue_;
   TimeNs now_ = 0;  // time of the event being processed

@@ -21,6 +21,7 @@ void SimDevice::host_run() {
       now_ = host_.now;
     }
     if (host_.plan.empty()) {
+      host_step_done();
       if (host_.in_release) {
         host_.release_ns += host_.now - host_.release_start;
         host_.in_release = false;
@@ -39,6 +40,7 @@ void SimDevice::host_run() {
         host_.release_start = host_.now;
       }
       host_.plan.append(std::move(plan));
+      if (host_step_held(interp_->position())) return;
       continue;
     }
     const std::optional<Step> wait = host_.plan.next(*this);
@@ -54,6 +56,7 @@ void SimDevice::host_run() {
           break;
         }
         const std::uint64_t rec = streams_.latest(step.event);
+        touch_progress(streams_.record_stream(rec));
         if (streams_.done(rec)) {
           if (rec) acquire(kHostAgent, sync_key(SyncKind::Event, rec));
           break;
@@ -67,6 +70,7 @@ void SimDevice::host_run() {
           warn("host synchronize on an invalid stream ignored");
           break;
         }
+        touch_progress(step.stream);
         if (streams_.idle(step.stream)) {
           acquire_drain(step.stream);
           break;
@@ -75,6 +79,7 @@ void SimDevice::host_run() {
         host_block(HostWait::Stream, kNever);
         return;
       case Step::Kind::WaitAll:
+        for (std::size_t s = 0; s < streams_.size(); ++s) touch_progress(StreamId(s));
         if (all_idle()) {
           acquire_all_idle();
           break;
@@ -87,6 +92,7 @@ void SimDevice::host_run() {
         host_block(HostWait::PoolFree, step.deadline);
         return;
       case Step::Kind::AcquireSemaphore:
+        touch(StepObject{StepObject::Kind::Semaphore, true, 0});
         if (sem_free_ > 0) {
           --sem_free_;
           acquire(kHostAgent, sync_key(SyncKind::Semaphore, 0));
@@ -129,6 +135,9 @@ void SimDevice::host_resume(std::uint64_t gen) {
       case HostWait::PoolFree:
         why = "oom-wait";
         break;
+      case HostWait::Hold:
+        why = "schedule-hold";
+        break;
       case HostWait::Semaphore:
         why = "semaphore";
         --sem_free_;
@@ -164,7 +173,7 @@ bool SimDevice::host_wait_satisfied() const {
 
 void SimDevice::check_host_wait() {
   if (host_.waking || host_.wait == HostWait::None || host_.wait == HostWait::Done ||
-      host_.wait == HostWait::PoolFree)
+      host_.wait == HostWait::PoolFree || host_.wait == HostWait::Hold)
     return;
   if (!host_wait_satisfied()) return;
   // Every wake-up of a blocked host by another agent costs sync_wakeup_ns: a stream/event/device

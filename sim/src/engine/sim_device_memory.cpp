@@ -27,7 +27,10 @@ std::optional<Chunk> SimDevice::pool_allocate(PoolId p, std::uint64_t bytes) {
       warn("pool " + std::to_string(p) + " ran out of address space: placement left the oracle's");
     return std::nullopt;
   }
-  return Chunk{p, *a, dp->bfc().chunk_size(*a)};
+  const Chunk chunk{p, *a, dp->bfc().chunk_size(*a)};
+  touch(StepObject{StepObject::Kind::Pool, true, std::uint64_t(p)});
+  touch(StepObject{StepObject::Kind::Memory, true, chunk.addr, chunk.addr + chunk.bytes});
+  return chunk;
 }
 
 void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
@@ -40,6 +43,8 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   const TimeNs t = agent_now();
   const PoolId p = chunk.pool;
   if (!DevicePool::known(p)) return warn("free into an unknown pool ignored");
+  touch(StepObject{StepObject::Kind::Pool, true, std::uint64_t(p)});
+  touch(StepObject{StepObject::Kind::Memory, true, chunk.addr, chunk.addr + chunk.bytes});
   BufferInfo info;
   info.id = buffer;
   info.chunk = chunk;

@@ -39,7 +39,15 @@ void SimDevice::advance(StreamId s) {
     }
     switch (op.kind) {
       case StreamOp::Kind::Device: {
+        if (steps_.active() && steps_.begin(StepRef{StepAgent::Stream, s, op.step}, me, now_)) return;
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
+        if (steps_.active()) {
+          touch_stream(s, true);
+          for (const DeviceAccess& a : op.dev.reads)
+            steps_.touch(me, StepObject{StepObject::Kind::Memory, false, a.range.begin, a.range.end()});
+          for (const DeviceAccess& a : op.dev.writes)
+            steps_.touch(me, StepObject{StepObject::Kind::Memory, true, a.range.begin, a.range.end()});
+        }
         st.busy = true;
         st.op_start = now_;
         st.writes_emitted = false;
@@ -121,9 +129,11 @@ void SimDevice::op_end(StreamId s) {
   StreamOp& op = st.ops.front();
   const DeviceOpSpan span{op.op_seq, s, op.dev.kind, op.dev.label, st.op_start, now_, op.ready};
   emit([&](auto& o) { o.on_device_op(span); });
+  const std::uint64_t step = op.step;
   st.ops.pop_front();
   st.busy = false;
   streams_.device_op_ended(now_);
+  if (steps_.active()) wake_held(steps_.done(StepRef{StepAgent::Stream, s, step}, stream_agent(s), now_));
   advance(s);
 }
 
@@ -145,6 +155,8 @@ void SimDevice::callback_wake() {
 
 void SimDevice::callback_try() {
   if (cb_.busy || cb_.waking || cb_.queue.empty()) return;
+  if (steps_.active() && steps_.begin(StepRef{StepAgent::Callback, kNoStream, cb_.queue.front().id}, kCallbackAgent, now_))
+    return;
   SimCallback cb = std::move(cb_.queue.front());
   cb_.queue.pop_front();
   cb_.busy = true;
@@ -172,6 +184,8 @@ void SimDevice::callback_done() {
   SimStream& st = streams_[s];
   const StreamOp& marker = st.ops.front();
   release(kCallbackAgent, sync_key(SyncKind::CallbackDone, cb_.running_id));
+  if (steps_.active())
+    wake_held(steps_.done(StepRef{StepAgent::Callback, kNoStream, cb_.running_id}, kCallbackAgent, now_));
   acquire(stream_agent(s), sync_key(SyncKind::CallbackDone, cb_.running_id));
   const DeviceOpSpan span{marker.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_, marker.ready};
   emit([&](auto& o) { o.on_device_op(span); });

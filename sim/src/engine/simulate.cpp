@@ -78,9 +78,12 @@ RunResult simulate(const Scenario& scenario, FreePolicy& policy, Guard& guard, c
     config.semaphore = options.semaphore;
     config.max_findings = options.max_findings;
     config.max_events = options.max_events;
+    config.holds = options.holds;
+    config.trace = options.trace;
     SimDevice device(scenario.program, config, *chooser, std::move(observers), races.get());
     Interpreter interpreter(scenario.program, device, policy, guard);
     device.run(interpreter);
+    if (options.hold_outcomes) *options.hold_outcomes = device.hold_outcomes();
     std::optional<RaceReport> report;
     if (races) report = races->finish(r.policy);
     write_result(r, device, report ? &*report : nullptr, options.max_findings);

@@ -23,6 +23,7 @@ struct StreamOp {
   TimeNs ready = 0;       // enqueue time: the op cannot start earlier
   std::uint64_t rec = 0;  // Record / Wait: record id; Marker: callback id
   DeviceOp dev;           // Device
+  std::uint64_t step = 0; // Device: its index among the stream's device ops (docs/explore.md)
   HostFn fn;              // Marker
   std::string what;       // Marker
 };
@@ -38,6 +39,7 @@ struct SimStream {
   TimeNs op_start = 0;
   bool writes_emitted = false;    // the running device op's writes are done (SimDevice::op_writes)
   StreamId callback_stream = kNoStream;
+  std::uint64_t device_ops = 0;   // device ops launched on it so far (the next one's step index)
 
   bool idle() const { return !busy && ops.empty(); }
 };
@@ -79,6 +81,7 @@ class StreamTable {
   /// A new record of `e` on `s`, now the event's latest.
   std::uint64_t new_record(EventId e, StreamId s);
   bool done(std::uint64_t rec) const { return records_[rec].done; }
+  StreamId record_stream(std::uint64_t rec) const { return records_[rec].stream; }
   void set_done(std::uint64_t rec) { records_[rec].done = true; }
 
   // ---- diagnostics

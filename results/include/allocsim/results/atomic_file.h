@@ -19,6 +19,11 @@ class FileWriteError : public std::runtime_error {
 /// an existing `path` is untouched.
 void write_file_atomically(const std::string& path, std::string_view content);
 
+/// Before a possibly long run: the folder the output file `path` (given as `flag`) goes to exists
+/// and `path` is not a folder, so the run never ends in "cannot write". Throws FileWriteError.
+/// An empty path (no such output) passes.
+void check_output_path(const std::string& path, const char* flag);
+
 /// Read a whole file. Throws FileWriteError (named for symmetry: any file I/O failure) with the path.
 std::string read_whole_file(const std::string& path);
 

@@ -9,6 +9,7 @@
 #include "allocsim/core/policy.h"
 #include "allocsim/core/result.h"
 #include "allocsim/core/scenario.h"
+#include "allocsim/engine/step_schedule.h"
 
 namespace allocsim {
 
@@ -28,6 +29,12 @@ struct SimOptions {
   /// Every random choice of the run (durations, injected failures). nullptr: a seeded chooser from
   /// `seed`. A schedule explorer (docs/design.md section 10) passes its own.
   Chooser* chooser = nullptr;
+  /// A schedule's delays (docs/explore.md): each holds a step until another agent's is done.
+  std::vector<StepHold> holds;
+  /// Non-null: the run's steps, what they touched and their clocks (for `allocsim explore`).
+  StepTrace* trace = nullptr;
+  /// Non-null: what became of each hold, in the order of `holds`.
+  std::vector<HoldOutcome>* hold_outcomes = nullptr;
 };
 
 /// Deterministic: same scenario, policy, guard and options -> identical result and observer calls.

@@ -1,0 +1,82 @@
+// `allocsim explore` (issue 18, docs/explore.md): every schedule that deviates from the timed run
+// by at most `bound` delays, each delay holding one step until a step of another agent is done.
+// Pruning keeps a delay only when the two steps conflict (touch one stream, pool, semaphore,
+// mutex or byte range, one of them changing it) and neither happened before the other: holding a
+// step past one it commutes with leads to an equivalent schedule.
+//
+// Levels are explored in order (0 delays, 1, ...), the schedules of a level on `jobs` threads,
+// each result in its own slot, so the report is the same bytes for any thread count. A level
+// that shows a deadlock or a manifest race ends the search: its first such schedule is the
+// minimal-delay witness.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <boost/json/object.hpp>
+
+#include "allocsim/core/scenario.h"
+#include "allocsim/engine/step_schedule.h"
+#include "allocsim/results/progress.h"
+#include "allocsim/results/run_config.h"
+
+namespace allocsim {
+
+struct ExploreOptions {
+  int bound = 2;                   // most delays per schedule
+  bool prune = true;               // false: plain enumeration (every feasible delay)
+  int jobs = 0;                    // threads; 0: every core
+  std::uint64_t max_schedules = 0; // 0: no limit; past it the search stops, its verdict "incomplete"
+};
+
+/// What one schedule led to, worst first.
+enum class ScheduleVerdict : std::uint8_t { Deadlock, Manifest, Latent, Stopped, Clean };
+std::string_view verdict_name(ScheduleVerdict v);
+
+struct ExploredSchedule {
+  std::vector<StepHold> delays;
+  std::vector<HoldOutcome> holds;  // parallel to delays
+  ScheduleVerdict verdict = ScheduleVerdict::Clean;
+  std::string detail;     // the deadlock / stop message, or the first race finding
+  std::string signature;  // what distinguishes outcomes (verdict, findings' kinds and buffers)
+};
+
+struct ExploreLevel {
+  int delays = 0;
+  std::uint64_t schedules = 0;          // run at this level
+  std::uint64_t candidates_pruned = 0;  // delays the plain enumeration has and pruning dropped
+  std::uint64_t duplicates = 0;         // delay sets already reached in another order
+};
+
+struct ExploreReport {
+  std::string scenario, policy, guard;
+  int semaphore = 0;
+  std::uint64_t seed = 0;
+  ExploreOptions options;
+  std::vector<ExploreLevel> levels;
+  std::uint64_t schedules = 0;          // all levels
+  std::uint64_t distinct_outcomes = 0;
+  std::uint64_t by_verdict[5] = {};     // indexed by ScheduleVerdict
+  /// Plain enumeration's count up to the bound, from the timed run's feasible delays: the number
+  /// of sets of at most `bound` of them (what pruning is measured against; computed, not run).
+  double plain_estimate = 0;
+  std::uint64_t feasible_delays_timed = 0;     // of the timed run: every delay plain enumeration has
+  std::uint64_t conflicting_delays_timed = 0;  // of them, the ones pruning keeps
+  bool complete = true;                 // every level up to the bound was explored
+  int stopped_at_level = -1;            // the level whose witness ended the search (-1: none)
+  std::vector<ExploredSchedule> firsts; // the first schedule of each verdict seen, worst first
+  /// The witness (the first deadlock, else manifest, else latent race), if any.
+  const ExploredSchedule* witness() const;
+  std::string verdict_line() const;
+};
+
+/// Throws RunInputError (bad policy, guard, bound).
+ExploreReport explore(const Scenario& scenario, const RunConfig& config, const ExploreOptions& options,
+                      results::ProgressMeter* progress = nullptr);
+
+std::string format_explore(const ExploreReport& r, const Program& program);
+boost::json::object explore_to_json(const ExploreReport& r, const Program& program);
+/// "stream compute op 2" / "host op 14 (release X)" / "callback 3".
+std::string describe_step(const StepRef& s, const Program& program);
+
+}  // namespace allocsim

@@ -1,0 +1,224 @@
+// See explore.h: the level-by-level search.
+#include "allocsim/results/explore.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <set>
+#include <thread>
+#include <tuple>
+#include <unordered_set>
+
+#include "allocsim/results/run_summary.h"
+#include "allocsim/results/runner.h"
+#include "explore_delays.h"
+
+namespace allocsim {
+namespace {
+
+using explore_detail::delays_of;
+using explore_detail::position_of;
+
+ScheduleVerdict verdict_of(const RunResult& r) {
+  if (!r.completed) return r.error.rfind("deadlock", 0) == 0 ? ScheduleVerdict::Deadlock : ScheduleVerdict::Stopped;
+  if (r.races_manifest) return ScheduleVerdict::Manifest;
+  if (r.races_latent) return ScheduleVerdict::Latent;
+  return ScheduleVerdict::Clean;
+}
+
+// What tells two outcomes apart: the verdict, the deadlock's blocked agents (not its time), and
+// each race finding's kind and buffers (not its time or address).
+std::string signature_of(const RunResult& r, ScheduleVerdict v, const Program& program) {
+  auto name = [&](BufferId b) {
+    return b >= 0 && std::size_t(b) < program.buffer_names.size() ? program.buffer_names[std::size_t(b)] : "?";
+  };
+  std::string s(verdict_name(v));
+  if (!r.completed) {
+    const std::size_t at = r.error.find("ns: ");
+    s += "|" + (at == std::string::npos ? r.error : r.error.substr(at + 4));
+  }
+  std::vector<std::string> races;
+  for (const Finding& f : r.findings)
+    if (f.kind == FindingKind::Latent || f.kind == FindingKind::Manifest)
+      races.push_back(std::string(finding_kind_name(f.kind)) + ":" + name(f.first.alloc) + "/" + name(f.second.alloc));
+  std::sort(races.begin(), races.end());
+  races.erase(std::unique(races.begin(), races.end()), races.end());
+  for (const std::string& x : races) s += "|" + x;
+  return s;
+}
+
+std::string detail_of(const RunResult& r, const Program& program) {
+  if (!r.completed) return r.error;
+  for (const FindingKind k : {FindingKind::Manifest, FindingKind::Latent})
+    for (const Finding& f : r.findings)
+      if (f.kind == k) return format_finding(f, &program);
+  return "";
+}
+
+std::string key_of(std::vector<StepHold> d) {
+  std::sort(d.begin(), d.end(), [](const StepHold& x, const StepHold& y) {
+    return std::tie(x.hold, x.until) < std::tie(y.hold, y.until);
+  });
+  std::string k;
+  for (const StepHold& h : d)
+    for (const StepRef& r : {h.hold, h.until})
+      k += std::to_string(int(r.agent)) + "," + std::to_string(r.stream) + "," + std::to_string(r.index) + ";";
+  return k;
+}
+
+struct Played {
+  ExploredSchedule schedule;
+  std::vector<std::vector<StepHold>> children;
+  std::uint64_t pruned = 0;
+  std::string error;  // bad input (the same for every schedule)
+};
+
+Played play(const Scenario& scenario, const RunConfig& config, const std::vector<StepHold>& delays, bool expand,
+            bool prune) {
+  Played p;
+  p.schedule.delays = delays;
+  StepTrace trace;
+  const RunResult r = run_one(scenario, config, {}, [&](SimOptions& o) {
+    o.holds = delays;
+    if (expand) o.trace = &trace;  // the last level adds no delay: its steps need no trace
+    o.hold_outcomes = &p.schedule.holds;
+    o.max_findings = std::max<std::size_t>(o.max_findings, 64);
+  });
+  p.schedule.verdict = verdict_of(r);
+  p.schedule.signature = signature_of(r, p.schedule.verdict, scenario.program);
+  p.schedule.detail = detail_of(r, scenario.program);
+  if (!expand) return p;
+  // Delays are added in trace order: the new one holds a step no earlier than the last one did,
+  // so a set of delays is reached once, not once per order (a set reached anyway is skipped).
+  const std::size_t from = delays.empty() ? 0 : position_of(trace, delays.back().hold);
+  explore_detail::DelayChoices c = delays_of(trace, from, prune);
+  p.pruned = c.feasible - c.kept.size();
+  for (const StepHold& h : c.kept) {
+    if (std::find(delays.begin(), delays.end(), h) != delays.end()) continue;
+    std::vector<StepHold> child = delays;
+    child.push_back(h);
+    p.children.push_back(std::move(child));
+  }
+  return p;
+}
+
+double sets_up_to(std::uint64_t n, int k) {
+  double total = 0, term = 1;  // C(n, 0)
+  for (int j = 0; j <= k; ++j) {
+    total += term;
+    term = term * double(n > std::uint64_t(j) ? n - std::uint64_t(j) : 0) / double(j + 1);
+  }
+  return total;
+}
+
+}  // namespace
+
+std::string_view verdict_name(ScheduleVerdict v) {
+  switch (v) {
+    case ScheduleVerdict::Deadlock: return "deadlock";
+    case ScheduleVerdict::Manifest: return "manifest race";
+    case ScheduleVerdict::Latent: return "latent race";
+    case ScheduleVerdict::Stopped: return "stopped";
+    case ScheduleVerdict::Clean: return "clean";
+  }
+  return "?";
+}
+
+const ExploredSchedule* ExploreReport::witness() const {
+  for (const ExploredSchedule& s : firsts)
+    if (s.verdict == ScheduleVerdict::Deadlock || s.verdict == ScheduleVerdict::Manifest ||
+        s.verdict == ScheduleVerdict::Latent)
+      return &s;
+  return nullptr;
+}
+
+std::string ExploreReport::verdict_line() const {
+  const std::string n = std::to_string(schedules) + " schedule" + (schedules == 1 ? "" : "s");
+  const std::string k = std::to_string(options.bound);
+  if (const ExploredSchedule* w = witness())
+    return std::string(verdict_name(w->verdict)) + " found with " + std::to_string(w->delays.size()) + " delay" +
+           (w->delays.size() == 1 ? "" : "s") + " (" + n + " explored)";
+  if (!complete) return "incomplete: stopped after " + n + " (--max-schedules) before covering " + k + " delays";
+  if (by_verdict[std::size_t(ScheduleVerdict::Stopped)])
+    return "no race or deadlock up to " + k + " delays, but " +
+           std::to_string(by_verdict[std::size_t(ScheduleVerdict::Stopped)]) + " schedule(s) stopped early (" + n + ")";
+  return "race-free and deadlock-free up to " + k + " delays (" + n + ")";
+}
+
+ExploreReport explore(const Scenario& scenario, const RunConfig& config, const ExploreOptions& options,
+                      results::ProgressMeter* progress) {
+  if (options.bound < 0 || options.bound > 8) throw RunInputError("--bound must be between 0 and 8");
+  ExploreReport rep;
+  rep.options = options;
+  const unsigned jobs = options.jobs > 0 ? unsigned(options.jobs) : std::max(1u, std::thread::hardware_concurrency());
+
+  {  // the timed run: names, and the size of plain enumeration
+    StepTrace trace;
+    const RunResult r = run_one(scenario, config, {}, [&](SimOptions& o) { o.trace = &trace; });
+    rep.scenario = r.scenario, rep.policy = r.policy, rep.guard = r.guard;
+    rep.semaphore = r.semaphore, rep.seed = r.seed;
+    const explore_detail::DelayChoices plain = delays_of(trace, 0, false);
+    const explore_detail::DelayChoices kept = delays_of(trace, 0, true);
+    rep.feasible_delays_timed = plain.feasible;
+    rep.conflicting_delays_timed = kept.kept.size();
+    rep.plain_estimate = sets_up_to(plain.feasible, options.bound);
+  }
+
+  std::vector<std::vector<StepHold>> level{{}};
+  std::unordered_set<std::string> seen{key_of({})};
+  std::set<std::string> outcomes;
+  std::map<ScheduleVerdict, ExploredSchedule> firsts;
+  for (int k = 0; k <= options.bound && !level.empty(); ++k) {
+    if (options.max_schedules && rep.schedules + level.size() > options.max_schedules) {
+      rep.complete = false;
+      break;
+    }
+    const bool expand = k < options.bound;
+    std::vector<Played> played(level.size());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+      for (std::size_t i = next++; i < level.size(); i = next++) {
+        try {
+          played[i] = play(scenario, config, level[i], expand, options.prune);
+        } catch (const std::exception& e) {
+          played[i].error = e.what();
+        }
+        if (progress) progress->tick();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(jobs, level.size()); ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+
+    ExploreLevel lv;
+    lv.delays = k;
+    std::vector<std::vector<StepHold>> next_level;
+    for (Played& p : played) {
+      if (!p.error.empty()) throw RunInputError(p.error);
+      ++lv.schedules;
+      lv.candidates_pruned += p.pruned;
+      ++rep.by_verdict[std::size_t(p.schedule.verdict)];
+      outcomes.insert(p.schedule.signature);
+      firsts.try_emplace(p.schedule.verdict, p.schedule);
+      for (std::vector<StepHold>& c : p.children) {
+        if (seen.insert(key_of(c)).second) next_level.push_back(std::move(c));
+        else ++lv.duplicates;
+      }
+    }
+    rep.schedules += lv.schedules;
+    rep.levels.push_back(lv);
+    // A deadlock or a manifest race at this level is a minimal-delay witness: no need to go deeper.
+    if (firsts.count(ScheduleVerdict::Deadlock) || firsts.count(ScheduleVerdict::Manifest)) {
+      rep.stopped_at_level = k;
+      break;
+    }
+    level = std::move(next_level);
+  }
+  rep.distinct_outcomes = outcomes.size();
+  for (auto& [v, s] : firsts) rep.firsts.push_back(std::move(s));
+  return rep;
+}
+
+}  // namespace allocsim
