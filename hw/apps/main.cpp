@@ -3,14 +3,18 @@
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K]
+//   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
+//                        the schedule's run with its delays forced, next to the same run unforced
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
 // files are written whole or not at all.
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "allocsim/core/policy.h"
+#include "allocsim/core/schedule.h"
 #include "allocsim/core/seeds.h"
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/timeline.h"
@@ -71,9 +75,54 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   return 0;
 }
 
+/// What `--schedule FILE` asks for: the schedule and the delays as the GPU forces them.
+struct ScheduleRequest {
+  std::string file;
+  Schedule schedule;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read schedule file " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// The run a schedule names, with the flags given next to it: a flag may repeat the schedule's
+/// value but not change it (the delays were found for that run and mean nothing in another).
+ScheduleRequest apply_schedule(const std::string& file, RunConfig& run, std::string& policies, std::string& guards,
+                               bool policies_given, bool guards_given) {
+  ScheduleRequest req{file, parse_schedule(read_text(file), file)};
+  const Schedule& s = req.schedule;
+  auto disagree = [&](const std::string& flag, const std::string& given, const std::string& wanted) {
+    throw std::invalid_argument(flag + " " + given + " disagrees with the schedule " + file + " (" + wanted +
+                                "): leave it out, the schedule names its run");
+  };
+  if (!run.scenario.empty() && run.scenario != s.scenario) disagree("SCENARIO", run.scenario, s.scenario);
+  if (policies_given && policies != s.policy) disagree("--policies", policies, s.policy);
+  if (guards_given && guards != s.guard) disagree("--guards", guards, s.guard);
+  if (run.semaphore && *run.semaphore != s.semaphore)
+    disagree("--semaphore", std::to_string(*run.semaphore), std::to_string(s.semaphore));
+  std::vector<std::string> items;
+  for (const auto& [key, value] : s.set) items.push_back(key + "=" + value);
+  const Params from_file = set_params(parse_set_items(items));
+  for (const auto& [key, value] : from_file.all()) {
+    if (run.sets.has(key) && run.sets.get(key, value) != value)
+      disagree("--set " + key, std::to_string(run.sets.get(key, value)), std::to_string(value));
+    run.sets.set(key, value);
+  }
+  run.scenario = s.scenario;
+  run.seed = s.seed;
+  run.semaphore = s.semaphore;
+  policies = s.policy;
+  guards = s.guard;
+  return req;
+}
+
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
-                 const std::string& timeline_path, int timeline_trial) {
+                 const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -92,6 +141,10 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   config.params = resolved.params;
   config.platform = resolved.platform;
   if (run.platform_file) config.spread = load_platform_spread(*run.platform_file);
+  // Every delay is checked against the program before a GPU is touched: a bad schedule is bad
+  // input (status 2) and writes nothing.
+  const std::vector<hw::ForcedDelay> forced =
+      schedule ? hw::plan_forcing(schedule->schedule, scenario.program, schedule->file) : std::vector<hw::ForcedDelay>{};
 
   hw::ValidateReport report;
   report.device = hw::describe_gpu() + " (HIP on NVIDIA)";
@@ -108,9 +161,22 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   for (const std::string& p : config.policies)
     for (const std::string& g : config.guards) {
       hw::TimelineCombination* t = nullptr;
-      if (!timeline_path.empty()) t = &timeline.combinations.emplace_back();
+      // With a schedule the timeline shows the forced run, the one a schedule is checked by.
+      if (!timeline_path.empty() && !schedule) t = &timeline.combinations.emplace_back();
       report.runs.push_back(hw::validate_combination(scenario, p, g, config, t));
     }
+  if (schedule) {
+    hw::ValidateConfig forced_config = config;
+    forced_config.forced = forced;
+    forced_config.simulate = false;
+    hw::TimelineCombination* t = timeline_path.empty() ? nullptr : &timeline.combinations.emplace_back();
+    std::cerr << "the same trials with the schedule's " << forced.size() << " delay(s) forced:\n";
+    hw::ScheduleSection section;
+    section.file = schedule->file;
+    section.schedule = write_schedule(schedule->schedule);
+    section.forced = hw::validate_combination(scenario, config.policies.front(), config.guards.front(), forced_config, t);
+    report.schedule = std::move(section);
+  }
   hw::write_validate_files(out_dir, report);
   std::cerr << "wrote " << out_dir << "/validate.json and validate.md\n";
   if (!timeline_path.empty()) {
@@ -135,7 +201,7 @@ int main(int argc, char** argv) {
   cal->add_option("--trials", calibration_trials, "trials of the calibration workload per policy (host-call costs)")
       ->check(CLI::Range(1, 1000));
   auto* val = app.add_subcommand("validate", "run policies x guards on the GPU next to the simulator");
-  val->add_option("scenario", scenario, "built-in scenario name or YAML file")->required();
+  val->add_option("scenario", scenario, "built-in scenario name or YAML file (with --schedule: the schedule's)");
   val->add_option("--policies", policies, "comma list or all");
   val->add_option("--guards", guards, "comma list or all");
   val->add_option("--trials", trials, "trials per combination");
@@ -156,6 +222,11 @@ int main(int argc, char** argv) {
   int timeline_trial = 0;
   val->add_option("--timeline-trial", timeline_trial, "the trial --timeline shows (default 0, the first)")
       ->check(CLI::Range(0, 1 << 20));
+  std::string schedule_file;
+  val->add_option("--schedule", schedule_file,
+                  "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "
+                  "semaphore, seed and --set values, --trials trials with its delays forced on the GPU and as many "
+                  "without; --policies/--guards/--semaphore/--set may only repeat its values");
   std::string session;
   auto* sum = app.add_subcommand("summarize",
                                  "write DIR/validate.md, the session summary computed from DIR/*/semaphore-*/validate.json "
@@ -179,8 +250,14 @@ int main(int argc, char** argv) {
     if (val->count("--semaphore")) run.semaphore = semaphore;
     run.sets = set_params(parse_set_items(sets));
     if (!platform.empty()) run.platform_file = platform;
+    std::optional<ScheduleRequest> request;
+    if (!schedule_file.empty())
+      request = apply_schedule(schedule_file, run, policies, guards, val->count("--policies") > 0,
+                               val->count("--guards") > 0);
+    else if (scenario.empty())
+      throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
-                        timeline_trial);
+                        timeline_trial, request ? &*request : nullptr);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

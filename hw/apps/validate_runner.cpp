@@ -37,9 +37,13 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
   while (interp.next(plan)) {
     const HostOp* op = interp.current_op();
     const bool release = op && op->kind == HostOpKind::Release;
+    // The preexisting allocations' plan comes before op 0 and is no host op of a schedule.
+    const std::size_t position = interp.position();
+    if (position != Interpreter::npos) device.begin_host_op(position);
     if (release) device.begin_release_timing();
     device.execute(std::move(plan));
     if (release) device.end_release_timing();
+    if (position != Interpreter::npos) device.end_host_op(position);
     plan.clear();
   }
   interp.finish();
@@ -63,6 +67,13 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   options.params = config.params;
   options.wait_timeout_ns = 5'000'000'000;  // a starving combination fails in 5 s, not 20
   options.record_timeline = timeline != nullptr;
+  options.forced = config.forced;
+  for (const ForcedDelay& f : config.forced) {
+    ForcedDelayResult& r = run.forced_delays.emplace_back();
+    r.hold = describe(f.delay.hold);
+    r.until = describe(f.delay.until);
+    r.held_ns = f.delay.held_ns;
+  }
   if (timeline) {
     timeline->policy = policy;
     timeline->guard = guard;
@@ -93,6 +104,12 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         if (timeline && t == config.timeline_trial) timeline->corrupted_executions.push_back(e);
       }
       pairs.add_trial(s.foreign_sources);
+      for (std::size_t k = 0; k < s.forced.size() && k < run.forced_delays.size(); ++k) {
+        ForcedDelayResult& r = run.forced_delays[k];
+        if (s.forced[k].timed_out) r.timed_out_trials.push_back(t);
+        if (!s.forced[k].held) r.not_held_trials.push_back(t);
+        if (!s.forced[k].signalled) r.not_signalled_trials.push_back(t);
+      }
       if (timeline && t == config.timeline_trial) {
         timeline->corrupted_words = s.corrupted_words;
         timeline->dropped = s.timeline_dropped;
@@ -118,6 +135,24 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   if (run.trials > 0) run.corrupted_rate = double(run.corrupted_executions) / (double(run.trials) * run.executions);
   run.host_ns_per_free = upper_median(ns_per_free);
   run.instrument_ns_per_free = upper_median(instrument_per_free);
+  if (!config.simulate) {
+    // sim replay of the schedule: set by the explore branch (simulate() with the schedule's
+    // delays applied, one run per trial seed, filling run.sim as below). Until then the forced
+    // run has no simulator column: validate.md sets it against the unforced prediction.
+    run.sim.available = false;
+    run.sim.runs = 0;
+    run.sim.manifest_by_execution.assign(std::size_t(units.units), 0);
+    run.corruption_pairs = pairs.pairs();
+    if (!config.quiet)
+      std::cerr << "  " << policy << " / " << guard << " forced: hw corrupted " << run.corrupted << "/" << run.trials
+                << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions << " executions"
+                << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
+    for (const ForcedDelayResult& d : run.forced_delays)
+      if (!config.quiet)
+        std::cerr << "    " << d.hold << " until " << d.until << ": timed out in " << d.timed_out_trials.size() << "/"
+                  << run.trials << " trials\n";
+    return run;
+  }
 
   // The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
   // same file the hardware's spin cycles come from), semaphore and params; one seed per trial.

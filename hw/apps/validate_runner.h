@@ -20,6 +20,8 @@ struct ValidateConfig {
   PlatformSpread spread;  // the --platform file's; non-empty: each simulated run draws its costs from it
   bool quiet = false;
   int timeline_trial = 0;  // the trial (and simulated run, same seed) a --timeline file shows
+  std::vector<ForcedDelay> forced;  // --schedule: delays forced in every trial (schedule_forcing.h)
+  bool simulate = true;             // false: no simulator prediction (run.sim.available = false)
 };
 
 /// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.

@@ -82,3 +82,61 @@ TEST_CASE("write_validate_files writes both files, or none into an unwritable pl
   CHECK_THROWS(hw::write_validate_files(dir.string(), sample()));
   fs::remove(dir);
 }
+
+namespace {
+
+/// sample() with a --schedule section: the forced run corrupted execution 0 in both trials.
+hw::ValidateReport sample_with_schedule() {
+  hw::ValidateReport r = sample();
+  hw::ScheduleSection s;
+  s.file = "w.json";
+  s.schedule = "{\n  \"allocsim_schedule\": 1,\n  \"delays\": []\n}\n";
+  s.forced = r.runs[0];
+  s.forced.corrupted = 2;
+  s.forced.corrupted_by_execution = {2, 0, 0, 1};
+  s.forced.corrupted_executions = 3;
+  s.forced.corrupted_rate = 0.375;
+  s.forced.sim = hw::SimPrediction{};
+  s.forced.sim.available = false;
+  hw::ForcedDelayResult d;
+  d.hold = "stream compute op 2";
+  d.until = "stream autotune op 0";
+  d.held_ns = 1003000;
+  d.timed_out_trials = {1};
+  s.forced.forced_delays.push_back(d);
+  r.schedule = s;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("validate.json carries the schedule's forced run and each delay's time-outs") {
+  CHECK_FALSE(boost::json::parse(hw::validate_json(sample())).as_object().contains("schedule"));
+  auto v = boost::json::parse(hw::validate_json(sample_with_schedule())).as_object();
+  REQUIRE(v.contains("schedule"));
+  auto sch = v["schedule"].as_object();
+  CHECK(sch["file"].as_string() == "w.json");
+  CHECK(sch["schedule"].as_object()["allocsim_schedule"].to_number<int>() == 1);
+  CHECK(sch["sim_replay"].as_bool() == false);
+  auto forced = sch["forced"].as_object();
+  CHECK(forced["corrupted"].to_number<int>() == 2);
+  CHECK(forced["sim"].as_object()["available"].as_bool() == false);
+  auto delay = forced["delays"].as_array().at(0).as_object();
+  CHECK(delay["hold"].as_string() == "stream compute op 2");
+  CHECK(delay["held_ns"].to_number<std::int64_t>() == 1003000);
+  CHECK(delay["timed_out_trials"].as_array() == boost::json::array{1});
+  CHECK(delay["not_held_trials"].as_array().empty());
+  // The unforced baseline stays where summarize reads runs.
+  CHECK(v["runs"].as_array().at(0).as_object()["corrupted"].to_number<int>() == 1);
+}
+
+TEST_CASE("validate.md sets forced against unforced corruption per execution") {
+  const std::string md = hw::validate_markdown(sample_with_schedule());
+  CHECK_THAT(md, Catch::Contains("## Schedule: forced delays"));
+  CHECK_THAT(md, Catch::Contains("| 0 | stream compute op 2 | stream autotune op 0 | 1003000 | 1/2 (1) | 0/2 | 0/2 |"));
+  // execution 0: forced 2/2, unforced 2/2, sim 0/2; execution 3: forced 1/2 only.
+  CHECK_THAT(md, Catch::Contains("| 0 | 2/2 (100%) | 2/2 (100%) | 0/2 (0%) |"));
+  CHECK_THAT(md, Catch::Contains("| 3 | 1/2 (50%) | 0/2 (0%) | 0/2 (0%) |"));
+  CHECK_THAT(md, Catch::Contains("| all | 37.5% | 25.0% | 12.5% |"));
+  CHECK_THAT(md, Catch::Contains("WITHOUT the delays"));
+}

@@ -125,6 +125,7 @@ class HipDevice final : public HwDevice {
       ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&timestamps_), kTimelineStampsPerOp * kTimelineCapacity * sizeof(unsigned long long)));
       launched_.reserve(kTimelineCapacity);
     }
+    if (!options_.forced.empty()) set_up_forcing();
     host_thread_ = std::this_thread::get_id();  // before any callback runs: read-only after
   }
 
@@ -141,6 +142,9 @@ class HipDevice final : public HwDevice {
     if (counters_) (void)hipFree(counters_);
     if (sources_) (void)hipFree(sources_);
     if (timestamps_) (void)hipFree(timestamps_);
+    if (force_words_) (void)hipFree(force_words_);
+    for (hipEvent_t e : force_events_)
+      if (e) (void)hipEventDestroy(e);
   }
 
   // ---------------------------------------------------------------- trial control
@@ -154,6 +158,10 @@ class HipDevice final : public HwDevice {
     if (sources_) ALLOCSIM_HIP_CHECK(hipMemset(sources_, 0, sources_host_.size() * sizeof(unsigned long long)));
     if (timestamps_) ALLOCSIM_HIP_CHECK(hipMemset(timestamps_, 0, kTimelineStampsPerOp * kTimelineCapacity * sizeof(unsigned long long)));
     launched_.clear();
+    if (forcing_) {  // every flag down, no time-out: the synchronize below orders it before the trial
+      forcing_->begin_trial();
+      ALLOCSIM_HIP_CHECK(hipMemsetAsync(force_words_, 0, 2 * forcing_->delays().size() * sizeof(unsigned), streams_[0]));
+    }
     ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
     versions_.assign(scenario_.program.buffer_names.size(), VersionMap{});
     chunks_.clear();
@@ -197,6 +205,14 @@ class HipDevice final : public HwDevice {
                                      hipMemcpyDeviceToHost));
       stats_.timeline = device_timeline(stamps, launched_, kTimelineNsPerTick, stats_.timeline_dropped);
     }
+    if (forcing_) {
+      const std::size_t n = forcing_->delays().size();
+      std::vector<unsigned> timed_out(n, 0);
+      ALLOCSIM_HIP_CHECK(hipMemcpy(timed_out.data(), force_words_ + n, n * sizeof(unsigned), hipMemcpyDeviceToHost));
+      for (std::size_t k = 0; k < n; ++k)
+        if (timed_out[k]) forcing_->set_timed_out(int(k));
+      stats_.forced = forcing_->trial();
+    }
     mem_->flush();
     stats_.peak_bytes_in_use = mem_->peaks().in_use.bytes;
     for (EventId e = 0; e < EventId(events_.size()); ++e)
@@ -219,6 +235,39 @@ class HipDevice final : public HwDevice {
     stats_.release_bookkeeping_samples.push_back(std::uint32_t(std::clamp<TimeNs>(own, 0, 0xffffffff)));
     release_start_ = -1;
   }
+  void begin_host_op(std::size_t op) override {
+    if (!forcing_) return;
+    std::vector<int> waits;
+    {
+      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      waits = forcing_->waits_before_host_op(op);
+    }
+    for (int k : waits) {
+      const ForcedDelay& f = forcing_->delays()[std::size_t(k)];
+      if (!forcing_->trial()[std::size_t(k)].signalled)
+        throw ScheduleNotForced("not forceable on the GPU: " + describe(f.delay.hold) + " is held until " +
+                                describe(f.delay.until) + ", which the host had not launched when it reached op " +
+                                std::to_string(op) + " (an earlier op of that stream was skipped)");
+      // Bounded like a gate: a hold whose until op never ends gives up and is recorded.
+      const auto deadline = Clock::now() + std::chrono::nanoseconds(options_.gate_timeout_ns);
+      for (;;) {
+        const hipError_t r = hipEventQuery(force_events_[std::size_t(k)]);
+        if (r == hipSuccess) break;
+        if (r != hipErrorNotReady) ALLOCSIM_HIP_CHECK(r);
+        if (Clock::now() > deadline) {
+          std::lock_guard<std::recursive_mutex> lk(state_mu_);
+          forcing_->set_timed_out(k);
+          break;
+        }
+      }
+    }
+  }
+  void end_host_op(std::size_t op) override {
+    if (!forcing_) return;
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    for (int k : forcing_->signals_after_host_op(op)) ALLOCSIM_HIP_CHECK(launch_signal(force_flag(k), stream(signal_stream_)));
+  }
+
   TimeNs release_calls_ns() const {
     TimeNs sum = 0;
     for (const CallTime& c : stats_.release_calls) sum += c.ns;
@@ -418,7 +467,13 @@ class HipDevice final : public HwDevice {
       for (int i = 0; i < d.num_writes; ++i) l.write_bytes += 4 * d.writes[i].count;
       launched_.push_back(std::move(l));
     }
+    ScheduleForcing::AtLaunch forced;
+    if (forcing_) forced = forcing_->on_launch(s);
+    for (int k : forced.gates_before)
+      ALLOCSIM_HIP_CHECK(launch_gate(force_flag(k), force_flag(k) + forcing_->delays().size(), gate_timeout_ticks_, stream(s)));
     ALLOCSIM_HIP_CHECK(launch_op(d, stream(s)));
+    for (int k : forced.signals_after) ALLOCSIM_HIP_CHECK(launch_signal(force_flag(k), stream(s)));
+    for (int k : forced.events_after) ALLOCSIM_HIP_CHECK(hipEventRecord(force_events_[std::size_t(k)], stream(s)));
   }
   void host_delay(TimeNs d) override {
     const auto until = Clock::now() + std::chrono::nanoseconds(d);
@@ -469,6 +524,29 @@ class HipDevice final : public HwDevice {
 
  private:
   // ---- helpers
+  /// validate --schedule: one flag and one timed-out word per delay (flags first), an event per
+  /// host hold, and the stream that signals "host op done" (not a program stream: no locator
+  /// counts its kernels).
+  void set_up_forcing() {
+    forcing_.emplace(options_.forced, scenario_.program.streams.size());
+    const std::size_t n = options_.forced.size();
+    ALLOCSIM_HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&force_words_), 2 * n * sizeof(unsigned)));
+    force_events_.assign(n, nullptr);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (options_.forced[k].kind == ForcedDelay::Kind::HostUntilStream)
+        ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&force_events_[k], hipEventDisableTiming));
+      if (options_.forced[k].kind == ForcedDelay::Kind::StreamUntilHost && signal_stream_ == kNoStream) {
+        hipStream_t st;
+        ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&st, hipStreamNonBlocking));
+        streams_.push_back(st);
+        stream_names_.push_back("allocsim:signal");
+        signal_stream_ = StreamId(streams_.size() - 1);
+      }
+    }
+    gate_timeout_ticks_ = static_cast<unsigned long long>(double(options_.gate_timeout_ns) / kTimelineNsPerTick);
+  }
+  unsigned* force_flag(int delay) const { return force_words_ + delay; }
+
   /// The real allocation behind pool `id`: the bytes its bounded placement may reach.
   void make_pool(PoolId id, std::string name) {
     PoolState p;
@@ -693,6 +771,13 @@ class HipDevice final : public HwDevice {
   TimeNs calls_at_release_start_ = 0;
   std::thread::id host_thread_;  // the thread that made the device and runs the plans
   bool in_call_ = false;         // host thread only: a timed call is running
+
+  // validate --schedule (set_up_forcing); all unset when no schedule is forced.
+  std::optional<ScheduleForcing> forcing_;
+  unsigned* force_words_ = nullptr;      // [0, n): each delay's flag; [n, 2n): its gate timed out
+  std::vector<hipEvent_t> force_events_;  // per delay: recorded after a host hold's until op
+  StreamId signal_stream_ = kNoStream;    // signals of "until host op M" delays
+  unsigned long long gate_timeout_ticks_ = 0;
 
   std::mutex sem_mu_;
   std::condition_variable sem_cv_;

@@ -64,6 +64,13 @@ hipError_t launch_spin(long long cycles, hipStream_t stream);
 /// An empty kernel (launch-overhead calibration).
 hipError_t launch_empty(hipStream_t stream);
 
+/// validate --schedule (schedule_forcing.h): one thread that spins until `*flag` is non-zero, or,
+/// after `timeout_ticks` of the device clock (kTimelineNsPerTick ns each), gives up and sets
+/// `*timed_out` to 1, so a schedule that never signals delays its stream instead of hanging it.
+hipError_t launch_gate(unsigned* flag, unsigned* timed_out, unsigned long long timeout_ticks, hipStream_t stream);
+/// Sets `*flag` to 1 once everything before it on `stream` is done (the gate's release).
+hipError_t launch_signal(unsigned* flag, hipStream_t stream);
+
 }  // namespace allocsim::hw
 
 #define ALLOCSIM_HIP_CHECK(expr)                                                                    \

@@ -122,6 +122,36 @@ __global__ void op_kernel(OpDescriptor op) {
 __global__ void spin_kernel(long long cycles) { spin_for(cycles); }
 __global__ void empty_kernel() {}
 
+/// Waits a little between polls of the gate's flag, so one spinning thread does not hammer the
+/// flag's cache line while the signalling stream's kernels run.
+__device__ inline void poll_pause() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(200);
+#elif defined(__HIP_DEVICE_COMPILE__)
+  __builtin_amdgcn_s_sleep(2);
+#endif
+}
+
+__global__ void gate_kernel(unsigned* flag, unsigned* timed_out, unsigned long long timeout_ticks) {
+  const unsigned long long start = device_time();
+  // volatile: each poll reads memory, not a register the compiler kept from the first read.
+  while (*static_cast<volatile unsigned*>(flag) == 0) {
+    if (device_time() - start > timeout_ticks) {
+      atomicExch(timed_out, 1u);
+      return;
+    }
+    poll_pause();
+  }
+  // The held op is the next kernel on this stream: it starts after this one ends, so it sees
+  // what the until op wrote (the signal fenced those writes before it set the flag).
+  __threadfence();
+}
+
+__global__ void signal_kernel(unsigned* flag) {
+  __threadfence();  // the until op's writes are visible before the flag is
+  atomicExch(flag, 1u);
+}
+
 }  // namespace
 
 hipError_t launch_op(const OpDescriptor& op, hipStream_t stream) {
@@ -144,6 +174,16 @@ hipError_t launch_spin(long long cycles, hipStream_t stream) {
 
 hipError_t launch_empty(hipStream_t stream) {
   hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, stream);
+  return hipGetLastError();
+}
+
+hipError_t launch_gate(unsigned* flag, unsigned* timed_out, unsigned long long timeout_ticks, hipStream_t stream) {
+  hipLaunchKernelGGL(gate_kernel, dim3(1), dim3(1), 0, stream, flag, timed_out, timeout_ticks);
+  return hipGetLastError();
+}
+
+hipError_t launch_signal(unsigned* flag, hipStream_t stream) {
+  hipLaunchKernelGGL(signal_kernel, dim3(1), dim3(1), 0, stream, flag);
   return hipGetLastError();
 }
 

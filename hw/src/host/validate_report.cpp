@@ -76,6 +76,95 @@ boost::json::object run_json(const ValidateRun& run) {
   return o;
 }
 
+boost::json::object schedule_json(const ScheduleSection& sch) {
+  boost::json::object forced = run_json(sch.forced);
+  boost::json::array delays;
+  for (const ForcedDelayResult& d : sch.forced.forced_delays) {
+    boost::json::object o;
+    o["hold"] = d.hold;
+    o["until"] = d.until;
+    o["held_ns"] = d.held_ns ? boost::json::value(*d.held_ns) : boost::json::value(nullptr);
+    o["timed_out_trials"] = int_array(d.timed_out_trials);
+    o["not_held_trials"] = int_array(d.not_held_trials);
+    o["not_signalled_trials"] = int_array(d.not_signalled_trials);
+    delays.push_back(std::move(o));
+  }
+  forced["delays"] = std::move(delays);
+  boost::json::object o;
+  o["file"] = sch.file;
+  o["schedule"] = boost::json::parse(sch.schedule);
+  o["sim_replay"] = false;  // the simulator's replay of a schedule is not wired in yet
+  o["forced"] = std::move(forced);
+  return o;
+}
+
+/// "3/20" and, when non-empty, the trials: "3/20 (0, 4, 7)".
+std::string trials_of(const std::vector<int>& trials, int total) {
+  std::string s = std::to_string(trials.size()) + "/" + std::to_string(total);
+  for (std::size_t i = 0; i < trials.size() && i < 20; ++i) s += (i ? ", " : " (") + std::to_string(trials[i]);
+  if (trials.size() > 20) s += ", ...";
+  if (!trials.empty()) s += ")";
+  return s;
+}
+
+void schedule_markdown(std::ostringstream& md, const ScheduleSection& sch, const std::vector<ValidateRun>& runs) {
+  const ValidateRun& f = sch.forced;
+  const ValidateRun* base = nullptr;
+  for (const ValidateRun& r : runs)
+    if (r.policy == f.policy && r.guard == f.guard) base = &r;
+  md << "\n## Schedule: forced delays\n\n";
+  md << "`" << sch.file << "`, " << f.policy << " / " << f.guard << ": every trial ran with the delays below forced "
+        "(a gate kernel before the held op spins until a signal kernel after the until op sets its flag; a host "
+        "hold waits for an event after the until op; each gives up after 100 ms: `timed out`). The same number of "
+        "trials ran without them (the table above).";
+  if (!f.error.empty()) md << " The forced run failed: " << f.error << ".";
+  md << "\n\n| delay | hold | until | held_ns (sim) | timed out | held step never came | until step never came |\n";
+  md << "|---|---|---|---|---|---|---|\n";
+  for (std::size_t i = 0; i < f.forced_delays.size(); ++i) {
+    const ForcedDelayResult& d = f.forced_delays[i];
+    md << "| " << i << " | " << d.hold << " | " << d.until << " | "
+       << (d.held_ns ? std::to_string(*d.held_ns) : std::string("-")) << " | " << trials_of(d.timed_out_trials, f.trials)
+       << " | " << trials_of(d.not_held_trials, f.trials) << " | " << trials_of(d.not_signalled_trials, f.trials)
+       << " |\n";
+  }
+  md << "\nCorrupted trials per execution, forced against unforced. The simulator's column is its prediction "
+        "WITHOUT the delays (its replay of a schedule is not wired in yet).\n\n";
+  md << "| execution | forced hw | unforced hw | sim (unforced) |\n|---|---|---|---|\n";
+  auto cell = [](const std::vector<int>& v, std::size_t i, int of) {
+    char buf[64];
+    const int n = i < v.size() ? v[i] : 0;
+    std::snprintf(buf, sizeof buf, "%d/%d (%.0f%%)", n, of, of > 0 ? 100.0 * n / of : 0.0);
+    return std::string(buf);
+  };
+  for (std::size_t i = 0; i < std::size_t(f.executions); ++i) {
+    md << "| " << i << " | " << cell(f.corrupted_by_execution, i, f.trials) << " | ";
+    if (base) md << cell(base->corrupted_by_execution, i, base->trials) << " | " << cell(base->sim.manifest_by_execution, i, base->sim.runs);
+    else md << "- | -";
+    md << " |\n";
+  }
+  char all[96];
+  std::snprintf(all, sizeof all, "%.1f%%", 100.0 * f.corrupted_rate);
+  md << "| all | " << all << " | ";
+  if (base) {
+    char b[32], sm[32];
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * base->corrupted_rate);
+    std::snprintf(sm, sizeof sm, "%.1f%%", 100.0 * base->sim.manifest_rate);
+    md << b << " | " << sm;
+  } else {
+    md << "- | -";
+  }
+  md << " |\n";
+  if (!f.corruption_pairs.empty()) {
+    md << "\nWho corrupted whom in the forced run:\n\n| reader | reader exec | writer | writer exec | hw trials |\n"
+          "|---|---|---|---|---|\n";
+    for (const CorruptionPair& c : f.corruption_pairs)
+      md << "| " << c.reader << " | " << c.reader_execution << " | " << c.writer << " | "
+         << (c.writer_execution < 0 ? std::string("-") : std::to_string(c.writer_execution)) << " | " << c.hw_trials
+         << "/" << f.trials << " |\n";
+  }
+  md << "\nThe schedule as read:\n\n```json\n" << sch.schedule << "```\n";
+}
+
 }  // namespace
 
 std::string validate_json(const ValidateReport& r) {
@@ -89,6 +178,7 @@ std::string validate_json(const ValidateReport& r) {
   boost::json::array runs;
   for (const ValidateRun& run : r.runs) runs.push_back(run_json(run));
   o["runs"] = std::move(runs);
+  if (r.schedule) o["schedule"] = schedule_json(*r.schedule);
   return boost::json::serialize(o) + "\n";
 }
 
@@ -141,6 +231,7 @@ std::string validate_markdown(const ValidateReport& r) {
            << c.writer << " | " << (c.writer_execution < 0 ? std::string("-") : std::to_string(c.writer_execution))
            << " | " << c.hw_trials << "/" << run.trials << " | " << c.sim_runs << "/" << run.sim.runs << " |\n";
   }
+  if (r.schedule) schedule_markdown(md, *r.schedule, r.runs);
   return md.str();
 }
 

@@ -19,6 +19,7 @@
 #include "allocsim/core/platform_spread.h"
 #include "allocsim/core/scenario.h"
 #include "allocsim/hw/host_calls.h"
+#include "allocsim/hw/schedule_forcing.h"
 
 namespace allocsim::hw {
 
@@ -33,6 +34,12 @@ class HwTimeout : public HwError {
  public:
   using HwError::HwError;
 };
+/// A schedule's delay could not be forced in this trial (its host hold came before the host had
+/// launched the op it waits for): the run fails as a timed-out one does, with this message.
+class ScheduleNotForced : public HwTimeout {
+ public:
+  using HwTimeout::HwTimeout;
+};
 
 struct HwDeviceOptions {
   PlatformProfile platform;  // spin_ns_per_cycle turns op durations into clock64() cycles
@@ -42,6 +49,12 @@ struct HwDeviceOptions {
   /// Every launched op writes its device start/end time (%globaltimer on NVIDIA) into a device
   /// buffer; end_trial fills TrialStats::timeline (diagnostic: allocsim-hw validate --timeline).
   bool record_timeline = false;
+  /// validate --schedule: the delays forced in every trial (schedule_forcing.h); empty: none.
+  std::vector<ForcedDelay> forced;
+  /// How long a gate kernel or a host hold waits for its until step before it gives up (and the
+  /// trial records the delay as timed out): long next to any op of the validated scenarios, short
+  /// enough that a schedule the program cannot follow costs a trial 100 ms per delay, not a hang.
+  TimeNs gate_timeout_ns = 100'000'000;
 };
 
 /// One device op as it ran on the GPU (or in the simulator): times in ns from the first op's start.
@@ -102,6 +115,7 @@ struct TrialStats {
   // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).
   std::vector<TimelineOp> timeline;
   std::uint64_t timeline_dropped = 0;
+  std::vector<DelayTrial> forced;  // HwDeviceOptions::forced: what each delay did in this trial
 };
 
 class HwDevice : public Device {
@@ -116,6 +130,11 @@ class HwDevice : public Device {
   /// Host time attribution: the interpreter is about to run the plan of a Release op.
   virtual void begin_release_timing() = 0;
   virtual void end_release_timing() = 0;
+  /// The host is about to take / has run the plan of host op `op` (Interpreter::position()):
+  /// where a schedule's host holds wait and its "until host op" signals go (schedule_forcing.h).
+  /// Throws ScheduleNotForced when a host hold's until op was not launched yet.
+  virtual void begin_host_op(std::size_t op) = 0;
+  virtual void end_host_op(std::size_t op) = 0;
   virtual std::string description() const = 0;
 };
 

@@ -22,8 +22,15 @@
 // Rates are per EXECUTION (execution_units.h): `corrupted_rate` = corrupted_executions /
 // (trials x executions) on the GPU, `sim.manifest_rate` = executions with a manifest corruption /
 // (sim runs x executions); `rate_diff_pp` = 100 x (hw rate - sim rate).
+//
+// validate --schedule adds "schedule": {"file", "schedule" (the file as read, core/schedule.h),
+//   "sim_replay" (false: the forced run has no simulator column yet), "forced": a run as above
+//   (its "sim.available" false) plus "delays": [{"hold", "until", "held_ns" (null: none),
+//   "timed_out_trials", "not_held_trials", "not_signalled_trials"}]}; "runs" then holds the same
+// trials without the delays (the baseline), with the simulator's prediction as always.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +66,15 @@ struct CorruptionPair {
   int sim_runs = 0;            // simulated runs with a manifest finding of this pair
 };
 
+/// One forced delay over a run's trials (validate --schedule; trial numbers from 0).
+struct ForcedDelayResult {
+  std::string hold, until;  // locators as describe() writes them
+  std::optional<std::int64_t> held_ns;  // how long the simulator held it (from the file)
+  std::vector<int> timed_out_trials;      // its gate / host wait gave up before the until step was done
+  std::vector<int> not_held_trials;       // the held step never came (an op was skipped)
+  std::vector<int> not_signalled_trials;  // the until step never came
+};
+
 struct ValidateRun {
   std::string policy, guard;
   int trials = 0;
@@ -81,6 +97,14 @@ struct ValidateRun {
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
   SimPrediction sim;
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
+  std::vector<ForcedDelayResult> forced_delays;  // validate --schedule's forced run only
+};
+
+/// validate --schedule: the run with the schedule's delays forced, next to `runs`' unforced one.
+struct ScheduleSection {
+  std::string file;      // the --schedule path
+  std::string schedule;  // the schedule as read, in write_schedule's form
+  ValidateRun forced;
 };
 
 struct ValidateReport {
@@ -91,6 +115,7 @@ struct ValidateReport {
   std::string platform_source;  // file, or "defaults"
   int semaphore = 0;
   std::vector<ValidateRun> runs;
+  std::optional<ScheduleSection> schedule;
 };
 
 std::string validate_json(const ValidateReport& r);

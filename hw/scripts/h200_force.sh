@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Forces a schedule (allocsim explore's witness, docs/explore.md) on the H200: validate --schedule
+# runs the schedule's scenario / policy / guard / semaphore / seed TRIALS times with its delays
+# forced and TRIALS times without, so validate.md sets forced against unforced corruption per
+# execution. Run on the device machine from the repo root with the binary and its libraries in
+# .hwcarry/ (hw/README.md):  hw/scripts/h200_force.sh [SCHEDULE_FILE]
+# Writes $OUT/$NAME/ (default h200-force) and $OUT/$NAME.tar (the run tool brings back files at
+# most two folders below $OUT).
+set -u
+B=.hwcarry/allocsim-hw
+export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
+SCHEDULE=${1:-hw/scripts/seed-repro-witness.example.json}
+NAME=${NAME:-h200-force}  # the results folder this run becomes
+O=${OUT:-/tmp}/$NAME
+P=${PLATFORM:-results/hw/h200-final/calibration.json}
+TRIALS=${TRIALS:-50}
+mkdir -p "$O"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv;
+  echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"; uname -sr; } > "$O/device.txt" 2>&1
+run() { echo "$*" | sed "s#$O#results/hw/$NAME#g" >> "$O/commands.txt"; echo "+ $*" >> "$O/log.txt";
+        local t0=$(date +%s%N); "$@" >> "$O/log.txt" 2>&1; local rc=$?;
+        echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
+cp "$SCHEDULE" "$O/schedule.json"
+# The timeline shows one forced trial: whether the held op really started after the until op.
+run $B validate --schedule "$SCHEDULE" --trials "$TRIALS" --platform "$P" --timeline "$O/timeline.json" --out "$O/validate"
+tar -cf "$O.tar" -C "$(dirname "$O")" "$NAME"

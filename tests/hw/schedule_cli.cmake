@@ -1,0 +1,26 @@
+# allocsim-hw validate --schedule refuses a bad schedule before it touches a GPU (run with cmake -P):
+# exit status 2, the message on stderr, no output folder. The schedule is the committed example
+# with FROM replaced by TO (FROM must occur: a test that edits nothing could not fail).
+#   EXE EXAMPLE FROM TO STDERR WORKDIR, EXTRA (optional, |-separated further arguments)
+file(READ ${EXAMPLE} text)
+string(FIND "${text}" "${FROM}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "'${FROM}' does not occur in ${EXAMPLE}")
+endif()
+string(REPLACE "${FROM}" "${TO}" text "${text}")
+file(REMOVE_RECURSE ${WORKDIR})
+file(MAKE_DIRECTORY ${WORKDIR})
+file(WRITE ${WORKDIR}/schedule.json "${text}")
+string(REPLACE "|" ";" EXTRA "${EXTRA}")
+execute_process(COMMAND ${EXE} validate --schedule ${WORKDIR}/schedule.json --trials 2 --out ${WORKDIR}/out ${EXTRA}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT "${rc}" STREQUAL "2")
+  message(FATAL_ERROR "exit status ${rc}, expected 2\n--- stderr:\n${err}")
+endif()
+string(FIND "${err}" "${STDERR}" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "stderr lacks '${STDERR}'\n--- stderr:\n${err}")
+endif()
+if(EXISTS ${WORKDIR}/out)
+  message(FATAL_ERROR "a refused schedule wrote ${WORKDIR}/out")
+endif()
