@@ -26,6 +26,7 @@ struct ExploreArgs {
   bool no_prune = false;
   int jobs = 0;
   std::uint64_t max_schedules = 2'000'000;
+  int execution = -1;
   std::string progress = "auto";
 };
 
@@ -36,7 +37,8 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
   config.guard = a.guard;
   if (sub.count("--semaphore")) config.semaphore = a.semaphore;
   if (sub.count("--seed")) config.seed = a.seed;
-  config.sets = allocsim::set_params(allocsim::parse_set_items(a.sets));
+  const std::vector<allocsim::SetItem> sets = allocsim::parse_set_items(a.sets);
+  config.sets = allocsim::set_params(sets);
   if (!a.platform_path.empty()) config.platform_file = a.platform_path;
   allocsim::check_output_path(a.witness_path, "--witness");
   allocsim::check_output_path(a.json_path, "--json");
@@ -47,6 +49,7 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
   options.prune = !a.no_prune;
   options.jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   options.max_schedules = a.max_schedules;
+  options.execution = a.execution;
   using Meter = allocsim::results::ProgressMeter;
   Meter::Style style = Meter::Style::Off;
   if (a.progress == "bar" || (a.progress == "auto" && Meter::stderr_is_tty())) style = Meter::Style::Bar;
@@ -64,7 +67,10 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
   const allocsim::ExploredSchedule* w = r.witness();
   if (!a.witness_path.empty()) {
     if (w) {
-      allocsim::write_file_atomically(a.witness_path, allocsim::pretty_json(allocsim::explore_to_json(r, scenario.program)));  // TODO(merge): schedule file
+      std::map<std::string, std::string> typed;
+      for (const allocsim::SetItem& s : sets) typed[s.key] = s.text;
+      allocsim::write_file_atomically(
+          a.witness_path, allocsim::write_schedule(allocsim::schedule_file_of(r, *w, a.scenario, typed, scenario.program)));
       std::cout << "witness   " << a.witness_path << " (replay: allocsim run --schedule " << a.witness_path << ")\n";
     } else {
       std::cout << "witness   none: " << a.witness_path << " not written\n";
@@ -87,6 +93,9 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
   sub.add_option("--bound", a->bound, "most delays per schedule (default 2)")->check(CLI::Range(0, 8));
   sub.add_flag("--no-prune", a->no_prune,
                "plain enumeration: also hold steps past steps they do not conflict with (for comparison; slow)");
+  sub.add_option("--execution", a->execution,
+                 "the witness must corrupt this execution (from 0, as run --samples numbers them)")
+      ->check(CLI::Range(0, 1 << 30));
   sub.add_option("--witness", a->witness_path, "write the witness schedule (JSON, docs/explore.md) to FILE");
   sub.add_option("--json", a->json_path, "write the exploration's counts and first schedule of each outcome to FILE");
   sub.add_option("--jobs", a->jobs, "threads (default: every core; output is the same for any)")->check(CLI::Range(1, 1024));
@@ -99,7 +108,7 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
       "done. Schedules are explored level by level (0 delays, 1, ...); a level with a deadlock or a manifest race\n"
       "ends the search with its first such schedule as the witness.\n"
       "Examples:\n"
-      "  allocsim explore seed-repro --policy immediate --guard none --bound 2 --witness w.json\n"
+      "  allocsim explore seed-repro --policy immediate --guard none --bound 2 --execution 3 --witness w.json\n"
       "  allocsim run seed-repro --schedule w.json --trace w.trace.json\n"
       "  allocsim explore conv-autotune --policy deferred-callback --guard none --bound 3\n"
       "Exit status: 0 race-free and deadlock-free up to the bound, 1 witness found or search incomplete, 2 bad input.");

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "allocsim/engine/execution_units.h"
 #include "allocsim/results/run_summary.h"
 #include "allocsim/results/runner.h"
 #include "explore_delays.h"
@@ -74,8 +75,8 @@ struct Played {
   std::string error;  // bad input (the same for every schedule)
 };
 
-Played play(const Scenario& scenario, const RunConfig& config, const std::vector<StepHold>& delays, bool expand,
-            bool prune) {
+Played play(const Scenario& scenario, const ExecutionUnits& units, const RunConfig& config,
+            const std::vector<StepHold>& delays, bool expand, bool prune) {
   Played p;
   p.schedule.delays = delays;
   StepTrace trace;
@@ -83,8 +84,9 @@ Played play(const Scenario& scenario, const RunConfig& config, const std::vector
     o.holds = delays;
     if (expand) o.trace = &trace;  // the last level adds no delay: its steps need no trace
     o.hold_outcomes = &p.schedule.holds;
-    o.max_findings = std::max<std::size_t>(o.max_findings, 64);
+    o.max_findings = std::size_t(1) << 30;  // every manifest finding, to attribute each to its execution
   });
+  for (int e : manifest_units(units, r.findings)) p.schedule.manifest_executions.push_back(e);
   p.schedule.verdict = verdict_of(r);
   p.schedule.signature = signature_of(r, p.schedule.verdict, scenario.program);
   p.schedule.detail = detail_of(r, scenario.program);
@@ -126,6 +128,11 @@ std::string_view verdict_name(ScheduleVerdict v) {
 }
 
 const ExploredSchedule* ExploreReport::witness() const {
+  if (options.execution >= 0) {
+    for (const ExploredSchedule& s : firsts)
+      if (s.verdict == ScheduleVerdict::Deadlock) return &s;
+    return execution_witness ? &*execution_witness : nullptr;
+  }
   for (const ExploredSchedule& s : firsts)
     if (s.verdict == ScheduleVerdict::Deadlock || s.verdict == ScheduleVerdict::Manifest ||
         s.verdict == ScheduleVerdict::Latent)
@@ -137,8 +144,15 @@ std::string ExploreReport::verdict_line() const {
   const std::string n = std::to_string(schedules) + " schedule" + (schedules == 1 ? "" : "s");
   const std::string k = std::to_string(options.bound);
   if (const ExploredSchedule* w = witness())
-    return std::string(verdict_name(w->verdict)) + " found with " + std::to_string(w->delays.size()) + " delay" +
+    return std::string(verdict_name(w->verdict)) +
+           (options.execution >= 0 && w->verdict == ScheduleVerdict::Manifest
+                ? " in execution " + std::to_string(options.execution)
+                : "") +
+           " found with " + std::to_string(w->delays.size()) + " delay" +
            (w->delays.size() == 1 ? "" : "s") + " (" + n + " explored)";
+  if (options.execution >= 0)
+    return "no schedule up to " + k + " delays corrupts execution " + std::to_string(options.execution) + " (" + n +
+           (complete ? "" : "; incomplete: --max-schedules") + ")";
   if (!complete) return "incomplete: stopped after " + n + " (--max-schedules) before covering " + k + " delays";
   if (by_verdict[std::size_t(ScheduleVerdict::Stopped)])
     return "no race or deadlock up to " + k + " delays, but " +
@@ -165,6 +179,11 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     rep.plain_estimate = sets_up_to(plain.feasible, options.bound);
   }
 
+  const ExecutionUnits units = execution_units(scenario.program);
+  if (options.execution >= units.units)
+    throw RunInputError("--execution " + std::to_string(options.execution) + ": the program has " +
+                        std::to_string(units.units) + " execution(s), numbered from 0");
+  rep.fewest_delays_to_corrupt.assign(std::size_t(units.units), -1);
   std::vector<std::vector<StepHold>> level{{}};
   std::unordered_set<std::string> seen{key_of({})};
   std::set<std::string> outcomes;
@@ -180,7 +199,7 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     auto worker = [&] {
       for (std::size_t i = next++; i < level.size(); i = next++) {
         try {
-          played[i] = play(scenario, config, level[i], expand, options.prune);
+          played[i] = play(scenario, units, config, level[i], expand, options.prune);
         } catch (const std::exception& e) {
           played[i].error = e.what();
         }
@@ -201,6 +220,11 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
       lv.candidates_pruned += p.pruned;
       ++rep.by_verdict[std::size_t(p.schedule.verdict)];
       outcomes.insert(p.schedule.signature);
+      for (int e : p.schedule.manifest_executions)
+        if (rep.fewest_delays_to_corrupt[std::size_t(e)] < 0) rep.fewest_delays_to_corrupt[std::size_t(e)] = k;
+      if (options.execution >= 0 && !rep.execution_witness &&
+          std::binary_search(p.schedule.manifest_executions.begin(), p.schedule.manifest_executions.end(), options.execution))
+        rep.execution_witness = p.schedule;
       firsts.try_emplace(p.schedule.verdict, p.schedule);
       for (std::vector<StepHold>& c : p.children) {
         if (seen.insert(key_of(c)).second) next_level.push_back(std::move(c));
@@ -209,8 +233,10 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     }
     rep.schedules += lv.schedules;
     rep.levels.push_back(lv);
-    // A deadlock or a manifest race at this level is a minimal-delay witness: no need to go deeper.
-    if (firsts.count(ScheduleVerdict::Deadlock) || firsts.count(ScheduleVerdict::Manifest)) {
+    // A deadlock or a manifest race (in the execution asked for) at this level is a minimal-delay
+    // witness: no need to go deeper.
+    const bool manifest = options.execution >= 0 ? rep.execution_witness.has_value() : firsts.count(ScheduleVerdict::Manifest) > 0;
+    if (firsts.count(ScheduleVerdict::Deadlock) || manifest) {
       rep.stopped_at_level = k;
       break;
     }

@@ -30,53 +30,51 @@ const char* host_op_name(HostOpKind k) {
   return "?";
 }
 
-std::string stream_name(StreamId s, const Program& p) {
-  return s >= 0 && std::size_t(s) < p.streams.size() ? p.streams[std::size_t(s)].name : "stream" + std::to_string(s);
-}
-
 std::string ms(TimeNs ns) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3f ms", double(ns) / 1e6);
   return b;
 }
 
-boost::json::object step_json(const StepRef& s, const Program& p) {
-  boost::json::object o;
-  switch (s.agent) {
-    case StepAgent::Host:
-      o["agent"] = "host", o["op"] = s.index;
-      break;
-    case StepAgent::Stream:
-      o["agent"] = "stream", o["stream"] = stream_name(s.stream, p), o["op"] = s.index;
-      break;
-    case StepAgent::Callback:
-      o["agent"] = "callback", o["callback"] = s.index;
-      break;
-  }
-  return o;
-}
-
 }  // namespace
 
 std::string describe_step(const StepRef& s, const Program& p) {
-  switch (s.agent) {
-    case StepAgent::Host: {
-      std::string d = "host op " + std::to_string(s.index);
-      if (s.index < p.ops.size()) {
-        const HostOp& op = p.ops[s.index];
-        d += std::string(" (") + host_op_name(op.kind);
-        if (op.buffer >= 0 && std::size_t(op.buffer) < p.buffer_names.size()) d += " " + p.buffer_names[std::size_t(op.buffer)];
-        if (op.source_line) d += ", line " + std::to_string(op.source_line);
-        d += ")";
-      }
-      return d;
-    }
-    case StepAgent::Stream:
-      return "stream " + stream_name(s.stream, p) + " op " + std::to_string(s.index);
-    case StepAgent::Callback:
-      return "callback " + std::to_string(s.index);
+  std::string d = describe(locator_of(s, p));
+  if (s.agent == StepAgent::Host && s.index < p.ops.size()) {
+    const HostOp& op = p.ops[s.index];
+    d += std::string(" (") + host_op_name(op.kind);
+    if (op.buffer >= 0 && std::size_t(op.buffer) < p.buffer_names.size()) d += " " + p.buffer_names[std::size_t(op.buffer)];
+    if (op.source_line) d += ", line " + std::to_string(op.source_line);
+    d += ")";
   }
-  return "?";
+  if (s.agent == StepAgent::Stream) {
+    // The op's label: the (index)-th device op the program launches on that stream.
+    std::uint64_t seen = 0;
+    for (const HostOp& op : p.ops) {
+      const bool device = op.kind == HostOpKind::Kernel || op.kind == HostOpKind::Memset || op.kind == HostOpKind::Copy;
+      if (!device || op.stream != s.stream) continue;
+      if (seen++ == s.index) {
+        d += std::string(" (") + host_op_name(op.kind) + (op.source_line ? ", line " + std::to_string(op.source_line) : "") + ")";
+        break;
+      }
+    }
+  }
+  return d;
+}
+
+Schedule schedule_file_of(const ExploreReport& r, const ExploredSchedule& w, const std::string& scenario,
+                          const std::map<std::string, std::string>& sets, const Program& program) {
+  Schedule s;
+  s.scenario = scenario;
+  s.policy = r.policy, s.guard = r.guard, s.semaphore = r.semaphore, s.seed = r.seed;
+  s.set = sets;
+  for (std::size_t i = 0; i < w.delays.size(); ++i) {
+    Delay d{locator_of(w.delays[i].hold, program), locator_of(w.delays[i].until, program), std::nullopt};
+    if (i < w.holds.size() && w.holds[i].waited) d.held_ns = w.holds[i].held_ns;
+    s.delays.push_back(std::move(d));
+  }
+  s.outcome_json = boost::json::serialize(boost::json::object{{"verdict", verdict_name(w.verdict)}, {"finding", w.detail}});
+  return s;
 }
 
 std::string format_explore(const ExploreReport& r, const Program& program) {
@@ -102,6 +100,21 @@ std::string format_explore(const ExploreReport& r, const Program& program) {
   for (std::size_t v = 0; v < 5; ++v)
     if (r.by_verdict[v]) o << " " << verdict_name(ScheduleVerdict(v)) << " " << r.by_verdict[v] << ";";
   o << "\n";
+  {
+    std::size_t reached = 0;
+    std::string timed;
+    for (std::size_t e = 0; e < r.fewest_delays_to_corrupt.size(); ++e) {
+      if (r.fewest_delays_to_corrupt[e] >= 0) ++reached;
+      if (r.fewest_delays_to_corrupt[e] == 0) timed += (timed.empty() ? "" : ",") + std::to_string(e);
+    }
+    if (reached) {
+      o << "corrupted " << reached << " of " << r.fewest_delays_to_corrupt.size()
+        << " executions by a manifest race in some explored schedule (the timed run: " << (timed.empty() ? "none" : timed)
+        << "); fewest delays per execution:";
+      for (int d : r.fewest_delays_to_corrupt) o << " " << (d < 0 ? std::string("-") : std::to_string(d));
+      o << "\n";
+    }
+  }
   o << "verdict   " << r.verdict_line() << "\n";
   if (const ExploredSchedule* w = r.witness()) {
     o << "witness   " << verdict_name(w->verdict) << "\n";
@@ -142,11 +155,16 @@ boost::json::object explore_to_json(const ExploreReport& r, const Program& progr
   o["plain_estimate"] = r.plain_estimate;
   o["complete"] = r.complete;
   o["verdict"] = r.verdict_line();
+  if (r.options.execution >= 0) o["execution"] = r.options.execution;
+  boost::json::array fewest;
+  for (int d : r.fewest_delays_to_corrupt) fewest.push_back(d);
+  o["fewest_delays_to_corrupt_by_execution"] = std::move(fewest);
   boost::json::array firsts;
   for (const ExploredSchedule& s : r.firsts) {
     boost::json::array delays;
     for (std::size_t i = 0; i < s.delays.size(); ++i) {
-      boost::json::object d{{"hold", step_json(s.delays[i].hold, program)}, {"until", step_json(s.delays[i].until, program)}};
+      boost::json::object d{{"hold", describe_step(s.delays[i].hold, program)},
+                            {"until", describe_step(s.delays[i].until, program)}};
       if (i < s.holds.size()) d["held_ns"] = s.holds[i].held_ns;
       delays.push_back(std::move(d));
     }

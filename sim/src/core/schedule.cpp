@@ -197,4 +197,36 @@ void check_schedule_streams(const Schedule& s, const Program& program, const std
     }
 }
 
+std::vector<StepHold> holds_of(const Schedule& s, const Program& program) {
+  auto ref = [&](const StepLocator& l) {
+    StepRef r;
+    r.index = std::uint64_t(l.index);
+    switch (l.agent) {
+      case StepLocator::Agent::Host: r.agent = StepAgent::Host; break;
+      case StepLocator::Agent::Stream: r.agent = StepAgent::Stream, r.stream = stream_index(program, l.stream); break;
+      case StepLocator::Agent::Callback: r.agent = StepAgent::Callback; break;
+    }
+    return r;
+  };
+  std::vector<StepHold> out;
+  for (const Delay& d : s.delays) out.push_back(StepHold{ref(d.hold), ref(d.until)});
+  return out;
+}
+
+StepLocator locator_of(const StepRef& ref, const Program& program) {
+  StepLocator l;
+  l.index = std::int64_t(ref.index);
+  switch (ref.agent) {
+    case StepAgent::Host: l.agent = StepLocator::Agent::Host; break;
+    case StepAgent::Stream:
+      l.agent = StepLocator::Agent::Stream;
+      l.stream = ref.stream >= 0 && std::size_t(ref.stream) < program.streams.size()
+                     ? program.streams[std::size_t(ref.stream)].name
+                     : "stream" + std::to_string(ref.stream);
+      break;
+    case StepAgent::Callback: l.agent = StepLocator::Agent::Callback; break;
+  }
+  return l;
+}
+
 }  // namespace allocsim

@@ -28,8 +28,11 @@ std::optional<Chunk> SimDevice::pool_allocate(PoolId p, std::uint64_t bytes) {
     return std::nullopt;
   }
   const Chunk chunk{p, *a, dp->bfc().chunk_size(*a)};
+  // Pool calls conflict with each other (which chunk an allocation gets depends on their order),
+  // not with the device ops on the bytes: a hold past those reorders nothing the pool decides, and
+  // what the bytes hold is decided by the device ops' own order (docs/explore.md, "pruning").
   touch(StepObject{StepObject::Kind::Pool, true, std::uint64_t(p)});
-  touch(StepObject{StepObject::Kind::Memory, true, chunk.addr, chunk.addr + chunk.bytes});
+  if (steps_.active()) steps_.pool_call(agent(), std::uint64_t(p));
   return chunk;
 }
 
@@ -43,8 +46,8 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   const TimeNs t = agent_now();
   const PoolId p = chunk.pool;
   if (!DevicePool::known(p)) return warn("free into an unknown pool ignored");
-  touch(StepObject{StepObject::Kind::Pool, true, std::uint64_t(p)});
-  touch(StepObject{StepObject::Kind::Memory, true, chunk.addr, chunk.addr + chunk.bytes});
+  touch(StepObject{StepObject::Kind::Pool, true, std::uint64_t(p)});  // see pool_allocate
+  if (steps_.active()) steps_.pool_call(agent(), std::uint64_t(p));
   BufferInfo info;
   info.id = buffer;
   info.chunk = chunk;

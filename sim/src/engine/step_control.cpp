@@ -23,6 +23,7 @@ std::vector<std::uint32_t>& StepControl::clock(AgentId a) {
   const std::size_t i = std::size_t(a);
   if (clocks_.size() <= i) {
     clocks_.resize(i + 1);
+    data_clocks_.resize(i + 1);
     open_.resize(i + 1, -1);
     last_.resize(i + 1, -1);
   }
@@ -61,6 +62,9 @@ void StepControl::record_start(const StepRef& ref, AgentId a, TimeNs now) {
   r.start = r.end = now;
   r.agent = std::uint32_t(a);
   r.epoch = ++c[std::size_t(a)];
+  std::vector<std::uint32_t>& d = data_clocks_[std::size_t(a)];
+  if (d.size() <= std::size_t(a)) d.resize(std::size_t(a) + 1, 0);
+  d[std::size_t(a)] = r.epoch;
   open_[std::size_t(a)] = std::int64_t(trace_->steps.size());
   trace_->steps.push_back(std::move(r));
 }
@@ -86,6 +90,7 @@ std::vector<StepRef> StepControl::done(const StepRef& ref, AgentId a, TimeNs now
       StepRecord& r = trace_->steps[std::size_t(at)];
       r.end = now;
       r.clock_end = clocks_[std::size_t(a)];
+      r.data_clock_end = data_clocks_[std::size_t(a)];
       last_[std::size_t(a)] = at;
       open_[std::size_t(a)] = -1;
     }
@@ -118,6 +123,7 @@ void StepControl::touch(AgentId a, const StepObject& o) {
 void StepControl::release(AgentId a, std::uint64_t key) {
   if (!trace_) return;
   join(released_[key], clock(a));
+  join(data_released_[key], data_clocks_[std::size_t(a)]);
 }
 
 void StepControl::acquire(AgentId a, std::uint64_t key) {
@@ -126,6 +132,16 @@ void StepControl::acquire(AgentId a, std::uint64_t key) {
   if (it == released_.end()) return;
   std::vector<std::uint32_t> from = it->second;  // clock(a) may grow the table it points into
   join(clock(a), from);
+  join(data_clocks_[std::size_t(a)], data_released_[key]);
+}
+
+void StepControl::pool_call(AgentId a, std::uint64_t pool) {
+  if (!trace_) return;
+  clock(a);
+  std::vector<std::uint32_t>& d = data_clocks_[std::size_t(a)];
+  std::vector<std::uint32_t>& last = pool_last_[pool];
+  join(d, last);
+  last = d;
 }
 
 }  // namespace allocsim

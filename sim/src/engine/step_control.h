@@ -35,6 +35,8 @@ class StepControl {
   void touch(AgentId a, const StepObject& o);
   void release(AgentId a, std::uint64_t key);
   void acquire(AgentId a, std::uint64_t key);
+  /// A pool call by `a`: ordered after the pool's previous call, in the data clocks only.
+  void pool_call(AgentId a, std::uint64_t pool);
 
   const std::vector<HoldOutcome>& outcomes() const { return outcomes_; }
 
@@ -55,8 +57,9 @@ class StepControl {
   std::vector<HoldOutcome> outcomes_;
   StepTrace* trace_;
   bool active_;
-  std::vector<std::vector<std::uint32_t>> clocks_;              // per agent
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> released_;  // per sync key
+  std::vector<std::vector<std::uint32_t>> clocks_, data_clocks_;  // per agent
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> released_, data_released_;  // per sync key
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> pool_last_;  // per pool: its last call's data clock
   std::vector<std::int64_t> open_;                              // per agent: its step in the trace, or -1
   std::vector<std::int64_t> last_;                              // per agent: its last step, or -1
 };

@@ -10,12 +10,15 @@
 // minimal-delay witness.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <boost/json/object.hpp>
 
 #include "allocsim/core/scenario.h"
+#include "allocsim/core/schedule.h"
 #include "allocsim/engine/step_schedule.h"
 #include "allocsim/results/progress.h"
 #include "allocsim/results/run_config.h"
@@ -27,6 +30,9 @@ struct ExploreOptions {
   bool prune = true;               // false: plain enumeration (every feasible delay)
   int jobs = 0;                    // threads; 0: every core
   std::uint64_t max_schedules = 0; // 0: no limit; past it the search stops, its verdict "incomplete"
+  /// >= 0: the witness must corrupt this execution (0-based, as `run --samples` numbers them): the
+  /// search goes on past levels whose manifest races hit only other executions.
+  int execution = -1;
 };
 
 /// What one schedule led to, worst first.
@@ -39,6 +45,7 @@ struct ExploredSchedule {
   ScheduleVerdict verdict = ScheduleVerdict::Clean;
   std::string detail;     // the deadlock / stop message, or the first race finding
   std::string signature;  // what distinguishes outcomes (verdict, findings' kinds and buffers)
+  std::vector<int> manifest_executions;  // the executions a manifest race corrupted, ascending
 };
 
 struct ExploreLevel {
@@ -65,6 +72,10 @@ struct ExploreReport {
   bool complete = true;                 // every level up to the bound was explored
   int stopped_at_level = -1;            // the level whose witness ended the search (-1: none)
   std::vector<ExploredSchedule> firsts; // the first schedule of each verdict seen, worst first
+  /// Per execution: the fewest delays that made a manifest race corrupt it (-1: none explored did).
+  std::vector<int> fewest_delays_to_corrupt;
+  /// With options.execution: the first schedule that corrupts it (the witness then).
+  std::optional<ExploredSchedule> execution_witness;
   /// The witness (the first deadlock, else manifest, else latent race), if any.
   const ExploredSchedule* witness() const;
   std::string verdict_line() const;
@@ -76,7 +87,11 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
 
 std::string format_explore(const ExploreReport& r, const Program& program);
 boost::json::object explore_to_json(const ExploreReport& r, const Program& program);
-/// "stream compute op 2" / "host op 14 (release X)" / "callback 3".
+/// "stream compute op 2" / "host op 14 (release X, line 40)" / "callback 3".
 std::string describe_step(const StepRef& s, const Program& program);
+/// The schedule file of `schedule` (docs/explore.md): `scenario` and `sets` as the user gave them
+/// (a built-in name or a path; --set values as typed), the rest from the report.
+Schedule schedule_file_of(const ExploreReport& r, const ExploredSchedule& schedule, const std::string& scenario,
+                          const std::map<std::string, std::string>& sets, const Program& program);
 
 }  // namespace allocsim

@@ -17,6 +17,7 @@
 
 #include "allocsim/core/program.h"
 #include "allocsim/core/types.h"
+#include "allocsim/engine/step_schedule.h"
 
 namespace allocsim {
 
@@ -73,5 +74,11 @@ void check_schedule_streams(const Schedule& s, const Program& program, const std
 
 /// The program's index of stream `name`, or kNoStream.
 StreamId stream_index(const Program& program, std::string_view name);
+
+/// The file's delays as the sim engine's holds (engine/step_schedule.h), streams by index.
+/// Precondition: check_schedule_streams passed.
+std::vector<StepHold> holds_of(const Schedule& s, const Program& program);
+/// A hold's locator, streams by name.
+StepLocator locator_of(const StepRef& ref, const Program& program);
 
 }  // namespace allocsim

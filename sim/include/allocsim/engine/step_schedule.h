@@ -55,6 +55,10 @@ struct StepRecord {
   std::uint32_t agent = 0;                 // the explorer's agent number (host 0, callback 1, stream s: 2 + s)
   std::uint32_t epoch = 0;                 // this step's own entry in its agent's vector clock
   std::vector<std::uint32_t> clock_end;    // the agent's vector clock when the step was done
+  /// The same, with the pool's lock as one more edge (each pool call after the one before it):
+  /// what orders two accesses to the same bytes under the pool's current order of calls, which
+  /// the explorer varies through the pool's own conflicts instead.
+  std::vector<std::uint32_t> data_clock_end;
   std::vector<StepObject> touched;
 };
 
