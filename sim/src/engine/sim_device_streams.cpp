@@ -145,6 +145,7 @@ void SimDevice::callback_wake() {
 
 void SimDevice::callback_try() {
   if (cb_.busy || cb_.waking || cb_.queue.empty()) return;
+  if (!callback_take_mutexes()) return;  // the next body waits for a mutex the host holds
   SimCallback cb = std::move(cb_.queue.front());
   cb_.queue.pop_front();
   cb_.busy = true;
@@ -165,6 +166,7 @@ void SimDevice::callback_try() {
 void SimDevice::callback_done() {
   cb_.busy = false;
   cb_.last_done = now_;
+  callback_release_mutexes();
   emit([&](auto& o) { o.on_callback_run(cb_.start, now_, cb_.running); });
   // The callback has returned: its marker leaves the stream, and what the stream runs next is
   // ordered after the callback's body.
