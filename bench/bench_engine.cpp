@@ -62,17 +62,17 @@ Scenario million_op_scenario() {
   const int steps = 240000;  // ~1.02 M host ops
   p.buffer_names.resize(steps);
   for (int i = 0; i < steps; ++i) {
-    if (i % 8 == 0) p.ops.push_back(HostOp{HostOpKind::BeginExecution, kNoStream, -1, 0, kNoEvent, false, {}, {}, {}, 0});
+    if (i % 8 == 0) p.ops.push_back(HostOp{HostOpKind::BeginExecution, kNoStream, -1, 0, kNoEvent, false, {}, {}, {}, 0, {}});
     const StreamId s = (i % 8 == 7) ? 1 : 0;
-    HostOp alloc{HostOpKind::Alloc, s, i, std::uint64_t(4096) << (i % 6), kNoEvent, false, {}, {}, {}, 0};
+    HostOp alloc{HostOpKind::Alloc, s, i, std::uint64_t(4096) << (i % 6), kNoEvent, false, {}, {}, {}, 0, {}};
     p.ops.push_back(alloc);
-    HostOp w{HostOpKind::Kernel, s, -1, 0, kNoEvent, false, Duration::fixed(2000), {}, {{i, 0, 0}}, 0};
+    HostOp w{HostOpKind::Kernel, s, -1, 0, kNoEvent, false, Duration::fixed(2000), {}, {{i, 0, 0}}, 0, {}};
     if (s == 1) w.kind = HostOpKind::Memset;
     p.ops.push_back(w);
-    HostOp r{HostOpKind::Kernel, s, -1, 0, kNoEvent, false, Duration::fixed(3000), {{i, 0, 0}}, {}, 0};
+    HostOp r{HostOpKind::Kernel, s, -1, 0, kNoEvent, false, Duration::fixed(3000), {{i, 0, 0}}, {}, 0, {}};
     p.ops.push_back(r);
-    p.ops.push_back(HostOp{HostOpKind::Release, kNoStream, i, 0, kNoEvent, false, {}, {}, {}, 0});
-    if (i % 8 == 7) p.ops.push_back(HostOp{HostOpKind::EndExecution, kNoStream, -1, 0, kNoEvent, false, {}, {}, {}, 0});
+    p.ops.push_back(HostOp{HostOpKind::Release, kNoStream, i, 0, kNoEvent, false, {}, {}, {}, 0, {}});
+    if (i % 8 == 7) p.ops.push_back(HostOp{HostOpKind::EndExecution, kNoStream, -1, 0, kNoEvent, false, {}, {}, {}, 0, {}});
   }
   return sc;
 }

@@ -26,6 +26,9 @@ const char* host_op_name(HostOpKind k) {
     case HostOpKind::EndExecution: return "end_execution";
     case HostOpKind::HostDelay: return "host_delay";
     case HostOpKind::Shutdown: return "shutdown";
+    case HostOpKind::Lock: return "lock";
+    case HostOpKind::Unlock: return "unlock";
+    case HostOpKind::HostCallback: return "host_callback";
   }
   return "?";
 }

@@ -111,6 +111,47 @@ EventId ProgramBuilder::recorded_event(const std::string& event) const {
   return it->second;
 }
 
+MutexId ProgramBuilder::mutex(const std::string& name) {
+  if (name.empty()) throw BuildError("mutex name must not be empty");
+  auto [it, added] = mutex_ids_.try_emplace(name, static_cast<MutexId>(program_.mutex_names.size()));
+  if (added) {
+    program_.mutex_names.push_back(name);
+    host_holds_.push_back(false);
+  }
+  return it->second;
+}
+
+void ProgramBuilder::lock(const std::string& name, std::uint32_t line) {
+  const MutexId m = mutex(name);
+  if (host_holds_[static_cast<std::size_t>(m)])
+    throw BuildError("mutex '" + name + "' is locked again while the host already holds it (unlock it first)");
+  host_holds_[static_cast<std::size_t>(m)] = true;
+  HostOp op;
+  op.kind = HostOpKind::Lock;
+  op.mutexes = {m};
+  op.source_line = line;
+  push(std::move(op));
+}
+
+void ProgramBuilder::unlock(const std::string& name, std::uint32_t line) {
+  auto it = mutex_ids_.find(name);
+  if (it == mutex_ids_.end() || !host_holds_[static_cast<std::size_t>(it->second)])
+    throw BuildError("mutex '" + name + "' is unlocked but the host does not hold it (lock it first)");
+  host_holds_[static_cast<std::size_t>(it->second)] = false;
+  HostOp op;
+  op.kind = HostOpKind::Unlock;
+  op.mutexes = {it->second};
+  op.source_line = line;
+  push(std::move(op));
+}
+
+std::vector<std::string> ProgramBuilder::held_mutexes() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < host_holds_.size(); ++i)
+    if (host_holds_[i]) out.push_back(program_.mutex_names[i]);
+  return out;
+}
+
 void ProgramBuilder::push(HostOp op) {
   charge_work(1);
   program_.ops.push_back(std::move(op));

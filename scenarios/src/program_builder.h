@@ -5,7 +5,11 @@
 //  - each allocation gets a fresh BufferId ("X", then "X#1", "X#2", ... in buffer_names);
 //  - each `record` gets a fresh program EventId; a wait/sync/query refers to the latest record,
 //    and one before any record of that event is an error;
-//  - accesses stay inside their buffer; the op count stays under LoadLimits::max_ops.
+//  - accesses stay inside their buffer; the op count stays under LoadLimits::max_ops;
+//  - host mutexes get ids on first mention; the host locks only a mutex it does not hold and
+//    unlocks only one it holds (the program is straight-line once expanded, so the loader knows
+//    exactly what the host holds at every op: a std::mutex locked twice by one thread, or
+//    unlocked by one that does not hold it, is undefined behaviour, not a schedule to explore).
 // Errors are thrown as BuildError (message only); the caller adds the file position.
 #pragma once
 #include <cstddef>
@@ -50,6 +54,13 @@ class ProgramBuilder {
   void record(const std::string& event, StreamId stream, std::uint32_t line);
   EventId recorded_event(const std::string& event) const;  // throws if never recorded yet
 
+  /// The id of host mutex `name`, made on first mention.
+  MutexId mutex(const std::string& name);
+  void lock(const std::string& name, std::uint32_t line);
+  void unlock(const std::string& name, std::uint32_t line);
+  /// The mutexes the host holds at this point of the program, by name.
+  std::vector<std::string> held_mutexes() const;
+
   /// Appends an op (checks the op limit).
   void push(HostOp op);
   /// Appends a HostDelay of `ns` rounded to whole nanoseconds, or nothing when that rounds to 0:
@@ -66,6 +77,8 @@ class ProgramBuilder {
   std::vector<bool> released_;
   std::map<std::string, EventId> latest_event_;
   std::map<std::string, int> record_count_;
+  std::map<std::string, MutexId> mutex_ids_;
+  std::vector<bool> host_holds_;  // by MutexId
 };
 
 }  // namespace allocsim::scenario_detail

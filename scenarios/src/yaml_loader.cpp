@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -37,7 +38,7 @@ constexpr int kMaxNesting = 32;  // repeat-in-repeat depth
 constexpr std::string_view kOpNames[] = {
     "alloc", "release", "kernel", "memset", "copy", "record", "wait", "event_sync", "event_query",
     "stream_sync", "device_sync", "begin_execution", "end_execution", "host_delay", "autotune",
-    "shutdown", "repeat"};
+    "shutdown", "repeat", "lock", "unlock", "host_callback"};
 
 bool valid_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
@@ -98,6 +99,9 @@ class YamlScenarioLoader {
     auto program = root["program"];
     if (!program) fail(root, "missing key 'program' (the host program: a list of ops)");
     expand_list(program, 0);
+    const std::vector<std::string> held = builder_->held_mutexes();
+    if (!held.empty())
+      fail(lock_nodes_.at(held.front()), "mutex '" + held.front() + "' is locked here and still held when the program ends (unlock it)");
     scenario_.program = builder_->take();
     return std::move(scenario_);
   }
@@ -578,7 +582,44 @@ class YamlScenarioLoader {
       at(item, [&] { builder_->push(std::move(op)); });
     } else if (key == "autotune") {
       expand_autotune(item, args, line);
+    } else if (key == "lock" || key == "unlock") {
+      if (item.IsScalar()) fail(item, "'" + key + "' needs a mutex name (e.g. `- " + key + ": mu`)");
+      const std::string m = name(args, key);
+      if (key == "lock") {
+        at(args, [&] { builder_->lock(m, line); });
+        lock_nodes_.insert_or_assign(m, args);
+      } else {
+        at(args, [&] { builder_->unlock(m, line); });
+      }
+    } else if (key == "host_callback") {
+      require_map({"stream", "locks", "duration"});
+      op.kind = HostOpKind::HostCallback;
+      op.stream = stream_of(args, "compute");
+      op.duration = args["duration"] ? duration(args["duration"], "duration") : Duration::fixed(0);
+      op.mutexes = mutex_list(args["locks"]);
+      at(item, [&] { builder_->push(std::move(op)); });
     }
+  }
+
+  /// A host callback's `locks`: a mutex name or a list of them, each at most once, in the order the
+  /// body takes them.
+  std::vector<MutexId> mutex_list(const YAML::Node& n) {
+    std::vector<MutexId> out;
+    if (!n) return out;
+    if (!n.IsScalar() && !n.IsSequence()) fail(n, "expected a mutex name or a list of them for 'locks', got " + node_kind(n));
+    auto one = [&](const YAML::Node& item) {
+      const std::string m = name(item, "locks");
+      MutexId id = kNoMutex;
+      at(item, [&] { id = builder_->mutex(m); });
+      if (std::find(out.begin(), out.end(), id) != out.end()) fail(item, "mutex '" + m + "' is listed twice in 'locks'");
+      out.push_back(id);
+    };
+    if (n.IsSequence()) {
+      for (const auto& item : n) one(item);
+    } else {
+      one(n);
+    }
+    return out;
   }
 
   /// An MIOpen-style autotune pass: scratch from the shared pool on the autotune stream (so the
@@ -641,6 +682,7 @@ class YamlScenarioLoader {
   std::vector<std::string> param_order_;
   std::unique_ptr<Chooser> chooser_;
   std::unique_ptr<ProgramBuilder> builder_;
+  std::map<std::string, YAML::Node> lock_nodes_;  // mutex -> its latest `lock` (for "still held at the end")
 };
 
 }  // namespace

@@ -83,6 +83,7 @@ class FakeBackend final : public Backend {
           log.push_back("WAIT_POOL_FREE pool" + std::to_string(s.pool) + " until " + std::to_string(s.deadline));
           break;
         case Step::Kind::AcquireSemaphore: log.push_back("ACQUIRE"); break;
+        case Step::Kind::LockMutex: log.push_back("LOCK m" + std::to_string(s.mutex)); break;
       }
     }
   }

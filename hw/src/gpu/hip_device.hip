@@ -126,6 +126,11 @@ class HipDevice final : public HwDevice {
       launched_.reserve(kTimelineCapacity);
     }
     if (!options_.forced.empty()) set_up_forcing();
+    // One real mutex per named host mutex of the program (Program::mutex_names): timed, so that
+    // a deadlock through one ends in HwTimeout instead of a hang, as every other wait here does.
+    for (std::size_t i = 0; i < scenario.program.mutex_names.size(); ++i)
+      host_mutexes_.push_back(std::make_unique<std::timed_mutex>());
+    host_holds_.assign(host_mutexes_.size(), false);
     host_thread_ = std::this_thread::get_id();  // before any callback runs: read-only after
   }
 
@@ -295,6 +300,7 @@ class HipDevice final : public HwDevice {
         case Step::Kind::WaitAll: wait_all(deadline_from_now()); break;
         case Step::Kind::WaitPoolFree: wait_pool_free(step.deadline); break;
         case Step::Kind::AcquireSemaphore: acquire_semaphore(); break;
+        case Step::Kind::LockMutex: lock_mutex(step.mutex); break;
       }
     }
     // The host goes on to something else: a release this plan made without freeing is visible.
@@ -378,6 +384,34 @@ class HipDevice final : public HwDevice {
     if (!relay_.enqueue(stream(s), [this, fn = std::move(fn)] { run_callback(fn); })) return false;
     ++stats_.callbacks;
     return true;
+  }
+
+  // A program callback runs on the relay's thread (callback_relay.h), which HIP's own callback
+  // thread only wakes: unlike CUDA's callback, the marker does not hold its stream while the body
+  // waits for a mutex. A host that waits for the stream holding the mutex is therefore not stuck
+  // here as in the simulator (and in openxla/xla #6318); a host that waits for the callbacks to
+  // return (device sync) or for another mutex the callback holds is, until the bounded waits end.
+  bool add_program_callback(StreamId s, std::vector<MutexId> locks, TimeNs body_ns) override {
+    CallTimer timed(*this, HostCall::CallbackEnqueue);
+    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    for (const MutexId m : locks)
+      if (m < 0 || std::size_t(m) >= host_mutexes_.size()) {
+        warnings_.insert("host callback taking an invalid mutex refused");
+        return false;
+      }
+    if (chooser_ && chooser_->chance(callback_enqueue_failure(params_))) return false;
+    if (!relay_.enqueue(stream(s), [this, locks = std::move(locks), body_ns] { run_program_callback(locks, body_ns); }))
+      return false;
+    ++stats_.callbacks;
+    return true;
+  }
+  void mutex_unlock(MutexId m) override {
+    if (m < 0 || std::size_t(m) >= host_mutexes_.size() || !host_holds_[std::size_t(m)]) {
+      warn("unlock of mutex '" + mutex_name(m) + "' that the host does not hold ignored");
+      return;
+    }
+    host_holds_[std::size_t(m)] = false;
+    host_mutexes_[std::size_t(m)]->unlock();
   }
 
   std::optional<Chunk> pool_allocate(PoolId pool, std::uint64_t bytes) override {
@@ -724,6 +758,37 @@ class HipDevice final : public HwDevice {
     --sem_available_;
   }
 
+  // ---- host mutexes (host thread: lock_mutex; relay thread: run_program_callback)
+  std::string mutex_name(MutexId m) const {
+    if (m >= 0 && std::size_t(m) < scenario_.program.mutex_names.size()) return scenario_.program.mutex_names[std::size_t(m)];
+    return "#" + std::to_string(m);
+  }
+  void lock_mutex(MutexId m) {
+    if (m < 0 || std::size_t(m) >= host_mutexes_.size()) return warn("host lock of an invalid mutex ignored");
+    // A std::timed_mutex locked again by its owner is undefined: report the self-deadlock instead.
+    if (host_holds_[std::size_t(m)]) throw HwTimeout("host locks mutex '" + mutex_name(m) + "' that it already holds");
+    if (!host_mutexes_[std::size_t(m)]->try_lock_until(deadline_from_now()))
+      timeout("mutex '" + mutex_name(m) + "' (held by a host callback)");
+    host_holds_[std::size_t(m)] = true;
+  }
+  void run_program_callback(const std::vector<MutexId>& locks, TimeNs body_ns) {
+    std::vector<std::timed_mutex*> held;
+    const auto deadline = deadline_from_now();
+    for (const MutexId m : locks) {
+      std::timed_mutex* mu = host_mutexes_[std::size_t(m)].get();
+      if (std::find(held.begin(), held.end(), mu) != held.end()) continue;  // listed twice: already ours
+      if (!mu->try_lock_until(deadline)) {
+        for (auto it = held.rbegin(); it != held.rend(); ++it) (*it)->unlock();
+        warn("host callback gave up waiting for mutex '" + mutex_name(m) + "' after " +
+             std::to_string(options_.wait_timeout_ns / 1000000) + " ms (a deadlock with the host); its body was skipped");
+        return;
+      }
+      held.push_back(mu);
+    }
+    host_delay(body_ns);  // the body: host time only, no backend state (so no state_mu_)
+    for (auto it = held.rbegin(); it != held.rend(); ++it) (*it)->unlock();
+  }
+
   // ---- callbacks: the relay's thread runs the policy code (callback_relay.h)
   void run_callback(const HostFn& fn) {
     try {
@@ -778,6 +843,8 @@ class HipDevice final : public HwDevice {
   std::vector<hipEvent_t> force_events_;  // per delay: recorded after a host hold's until op
   StreamId signal_stream_ = kNoStream;    // signals of "until host op M" delays
   unsigned long long gate_timeout_ticks_ = 0;
+  std::vector<std::unique_ptr<std::timed_mutex>> host_mutexes_;  // by MutexId
+  std::vector<bool> host_holds_;  // host thread only: which of them the host holds
 
   std::mutex sem_mu_;
   std::condition_variable sem_cv_;

@@ -15,6 +15,7 @@ const char* sync_kind(std::uint64_t key) {
     case SyncKind::Semaphore: return "semaphore";
     case SyncKind::AllIdle: return "all-idle";
     case SyncKind::CallbackDone: return "callback-done";
+    case SyncKind::Mutex: return "mutex";
   }
   return "?";
 }

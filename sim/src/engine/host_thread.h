@@ -16,7 +16,7 @@
 namespace allocsim {
 
 struct HostThread {
-  enum class Wait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Hold, Done };
+  enum class Wait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Hold, Done, Mutex };
   enum class Cause : std::uint8_t { Policy, Semaphore, Oom, Sync, kCount };
 
   TimeNs now = 0;
@@ -29,6 +29,7 @@ struct HostThread {
   std::uint64_t wait_rec = 0;        // Event
   StreamId wait_stream = kNoStream;  // Stream
   PoolId wait_pool = kSharedPool;    // PoolFree
+  MutexId wait_mutex = kNoMutex;     // Mutex
   bool done = false;                 // the program has ended
   bool op_open = false;              // host op `op_index` is being run (a step: docs/explore.md)
   std::size_t op_index = 0;

@@ -87,7 +87,7 @@ bool Interpreter::next(Plan& plan) {
   const bool needs_stream = op.kind == HostOpKind::Alloc || op.kind == HostOpKind::Kernel ||
                             op.kind == HostOpKind::Memset || op.kind == HostOpKind::Copy ||
                             op.kind == HostOpKind::RecordEvent || op.kind == HostOpKind::StreamWait ||
-                            op.kind == HostOpKind::StreamSync;
+                            op.kind == HostOpKind::StreamSync || op.kind == HostOpKind::HostCallback;
   if (needs_stream && !valid_stream(op.stream)) {
     bad_op(op, "stream index out of range");
     return true;
@@ -98,6 +98,11 @@ bool Interpreter::next(Plan& plan) {
     bad_op(op, "event index out of range");
     return true;
   }
+  for (const MutexId m : op.mutexes)
+    if (m < 0 || std::size_t(m) >= program_.mutex_names.size()) {
+      bad_op(op, "mutex index out of range");
+      return true;
+    }
   switch (op.kind) {
     case HostOpKind::Alloc: plan_alloc(op, plan); break;
     case HostOpKind::Release: plan_release(op, plan); break;
@@ -135,8 +140,36 @@ bool Interpreter::next(Plan& plan) {
       break;
     }
     case HostOpKind::Shutdown: plan_shutdown(op, plan); break;
+    case HostOpKind::Lock:
+    case HostOpKind::Unlock:
+    case HostOpKind::HostCallback: plan_mutex_op(op, plan); break;
   }
   return true;
+}
+
+// ---- Lock / Unlock / HostCallback: the program's host mutexes. A lock is the program's own
+// blocking (its wait counts as `sync`); the callback's body duration is drawn on the host when it
+// enqueues, so the body itself draws nothing on the callback thread (and the HIP backend's
+// callback needs no lock on the chooser).
+void Interpreter::plan_mutex_op(const HostOp& op, Plan& plan) {
+  if (op.kind != HostOpKind::HostCallback && op.mutexes.size() != 1) return bad_op(op, "lock/unlock needs one mutex");
+  Device* dev = &device_;
+  switch (op.kind) {
+    case HostOpKind::Lock: plan.push_back(Step::of_program(Step::lock_mutex(op.mutexes[0]))); break;
+    case HostOpKind::Unlock: {
+      const MutexId m = op.mutexes[0];
+      plan.push_back(Step::run([dev, m](Backend&, Plan&) { dev->mutex_unlock(m); }));
+      break;
+    }
+    default: {
+      const HostOp* p = &op;
+      plan.push_back(Step::run([dev, p](Backend& be, Plan&) {
+        if (!dev->add_program_callback(p->stream, p->mutexes, be.chooser().duration(p->duration)))
+          dev->warn("host_callback: callback enqueue failed; its body never runs");
+      }));
+      break;
+    }
+  }
 }
 
 // ---- Program start: buffers that existed before a PyTorch trace began are allocated first, on the

@@ -277,6 +277,9 @@ std::string SimDevice::describe_blocked() const {
     case HostWait::Hold:
       host = "host: held by the schedule";
       break;
+    case HostWait::Mutex:
+      host = describe_host_mutex_wait();
+      break;
     case HostWait::None:
       host = "host: runnable";
       break;
@@ -292,8 +295,7 @@ std::string SimDevice::describe_blocked() const {
     parts.push_back(host);
   }
   streams_.describe_blocked(parts);
-  if (!cb_.idle())
-    parts.push_back("callback thread: " + std::to_string(cb_.pending()) + " callback(s) pending");
+  if (!cb_.idle()) parts.push_back(describe_callback_thread());
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
   return out;

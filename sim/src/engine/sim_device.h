@@ -11,6 +11,8 @@
 //    record completed. Streams overlap freely.
 //  - callback thread (callback_thread.h; behaviour in sim_device_streams.cpp): markers hand
 //    callbacks over after callback_latency_ns; it runs them FIFO.
+//  - host mutexes (mutex_table.h; behaviour in sim_device_mutex.cpp): taken by the host's lock
+//    steps and by program callbacks before their bodies, handed straight to a waiting agent.
 //  - compute semaphore (a counter here), pools and memory accounting (pool/device_pools.h,
 //    pool/memory_accounting.h; calls in sim_device_memory.cpp), lifetime findings
 //    (lifetime_findings.h).
@@ -34,6 +36,7 @@
 #include "event_queue.h"
 #include "host_thread.h"
 #include "lifetime_findings.h"
+#include "mutex_table.h"
 #include "step_control.h"
 #include "stream_table.h"
 
@@ -98,6 +101,8 @@ class SimDevice final : public Device {
   void note_host_release(const BufferInfo& buf) override;
   void note_oom(StreamId s, std::uint64_t bytes, bool scratch) override;
   void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override;
+  void mutex_unlock(MutexId m) override;
+  bool add_program_callback(StreamId s, std::vector<MutexId> locks, TimeNs body_ns) override;
 
  private:
   enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpReads, kOpWrites, kOpEnd, kCallbackWake, kCallbackDone, kHoldEnd };
@@ -146,6 +151,16 @@ class SimDevice final : public Device {
   void callback_try();
   void callback_done();
   bool all_idle() const { return streams_.all_idle() && cb_.idle(); }
+  // host mutexes (sim_device_mutex.cpp)
+  /// The host's LockMutex step: true when it took `m`, false when it blocked on it.
+  bool host_lock(MutexId m);
+  /// Before the next callback's body: takes its mutexes in order; false while one is held.
+  bool callback_take_mutexes();
+  /// When a callback returned: releases what its body held, handing a mutex to a waiting host.
+  void callback_release_mutexes();
+  std::string mutex_name(MutexId m) const;
+  std::string describe_host_mutex_wait() const;
+  std::string describe_callback_thread() const;
   // diagnostics and findings (sim_device.cpp, sim_device_memory.cpp)
   std::string describe_blocked() const;
   /// The record of a lifetime finding the host or a callback ran into now.
@@ -215,6 +230,7 @@ class SimDevice final : public Device {
   StreamTable streams_;
   CallbackThread cb_;
   int sem_free_ = 0;  // compute semaphore units left
+  MutexTable mutexes_;
 
   // pools + accounting (pool/device_pools.h, pool/memory_accounting.h: the same on the HIP backend)
   DevicePools pools_;

@@ -100,6 +100,9 @@ void SimDevice::host_run() {
         }
         host_block(HostWait::Semaphore, kNever);
         return;
+      case Step::Kind::LockMutex:
+        if (host_lock(step.mutex)) break;
+        return;
     }
   }
 }
@@ -143,6 +146,11 @@ void SimDevice::host_resume(std::uint64_t gen) {
         --sem_free_;
         acquire(kHostAgent, sync_key(SyncKind::Semaphore, 0));
         break;
+      case HostWait::Mutex:  // handed over by its unlock (callback_release_mutexes)
+        why = "mutex";
+        mutexes_.host_granted = false;
+        acquire(kHostAgent, sync_key(SyncKind::Mutex, std::uint64_t(host_.wait_mutex)));
+        break;
       default:
         break;
     }
@@ -166,6 +174,8 @@ bool SimDevice::host_wait_satisfied() const {
       return all_idle();
     case HostWait::Semaphore:
       return sem_free_ > 0;
+    case HostWait::Mutex:
+      return mutexes_.host_granted;
     default:
       return false;  // PoolFree is woken directly by pool_free
   }

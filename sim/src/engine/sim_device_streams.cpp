@@ -157,6 +157,7 @@ void SimDevice::callback_try() {
   if (cb_.busy || cb_.waking || cb_.queue.empty()) return;
   if (steps_.active() && steps_.begin(StepRef{StepAgent::Callback, kNoStream, cb_.queue.front().id}, kCallbackAgent, now_))
     return;
+  if (!callback_take_mutexes()) return;  // the next body waits for a mutex the host holds
   SimCallback cb = std::move(cb_.queue.front());
   cb_.queue.pop_front();
   cb_.busy = true;
@@ -177,6 +178,7 @@ void SimDevice::callback_try() {
 void SimDevice::callback_done() {
   cb_.busy = false;
   cb_.last_done = now_;
+  callback_release_mutexes();
   emit([&](auto& o) { o.on_callback_run(cb_.start, now_, cb_.running); });
   // The callback has returned: its marker leaves the stream, and what the stream runs next is
   // ordered after the callback's body.

@@ -32,6 +32,10 @@ std::vector<std::uint32_t>& StepControl::clock(AgentId a) {
 
 bool StepControl::begin(const StepRef& ref, AgentId a, TimeNs now) {
   if (!active_) return false;
+  // Asked again for a step that already started (a callback whose body then waited for a mutex).
+  if (trace_ && std::size_t(a) < open_.size() && open_[std::size_t(a)] >= 0 &&
+      trace_->steps[std::size_t(open_[std::size_t(a)])].ref == ref)
+    return false;
   bool wait = false;
   for (std::size_t i = 0; i < holds_.size(); ++i) {
     Hold& h = holds_[i];

@@ -62,7 +62,8 @@ struct Step {
     WaitStream,  // host blocks until `stream` drained (hipStreamSynchronize)
     WaitAll,     // host blocks until every stream and the callback thread are idle (device sync)
     WaitPoolFree,     // host blocks until any chunk returns to `pool`, or until absolute time `deadline`
-    AcquireSemaphore  // host takes one compute-semaphore unit, blocking while none is left
+    AcquireSemaphore,  // host takes one compute-semaphore unit, blocking while none is left
+    LockMutex          // host takes host mutex `mutex`, blocking while another agent holds it
   };
   Kind kind = Kind::Do;
   /// A Wait step of the program's own synchronisation (its event_sync / stream_sync / device_sync
@@ -74,6 +75,7 @@ struct Step {
   EventId event = kNoEvent;
   StreamId stream = kNoStream;
   PoolId pool = kSharedPool;
+  MutexId mutex = kNoMutex;  // LockMutex (fills the padding before `deadline`: no larger Step)
   TimeNs deadline = kNever;
 
   static Step run(std::function<void(Backend&, Plan&)> f) { Step s; s.fn = std::move(f); return s; }
@@ -81,6 +83,7 @@ struct Step {
   static Step wait_stream(StreamId st) { Step s; s.kind = Kind::WaitStream; s.stream = st; return s; }
   static Step wait_all() { Step s; s.kind = Kind::WaitAll; return s; }
   static Step acquire_semaphore() { Step s; s.kind = Kind::AcquireSemaphore; return s; }
+  static Step lock_mutex(MutexId m) { Step s; s.kind = Kind::LockMutex; s.mutex = m; return s; }
   static Step wait_pool_free(PoolId p, TimeNs deadline) {
     Step s; s.kind = Kind::WaitPoolFree; s.pool = p; s.deadline = deadline; return s;
   }

@@ -37,6 +37,16 @@ class Device : public Backend {
   virtual void semaphore_release() = 0;
   /// Destroy a pool (shutdown). Later pool_free calls on it are lifetime violations, reported.
   virtual void destroy_pool(PoolId pool) = 0;
+  // ---- host mutexes (Program::mutex_names; docs/design.md section 3). The host takes one with a
+  // Step::lock_mutex; these are the other two halves.
+  /// The host gives mutex `m` back. One it does not hold is warned about and ignored.
+  virtual void mutex_unlock(MutexId m) = 0;
+  /// A program's host callback on stream `s` (hipStreamAddCallback, counted like add_host_callback):
+  /// its body takes `locks` in order (the callback thread blocks while another agent holds one),
+  /// runs for `body_ns`, then releases them. The marker holds `s` until the body returned, so a
+  /// host that holds one of `locks` while it waits for `s` deadlocks. Returns false if the enqueue
+  /// failed (param callback_enqueue_failure); the body never runs.
+  virtual bool add_program_callback(StreamId s, std::vector<MutexId> locks, TimeNs body_ns) = 0;
   /// Give event `e` a readable name (the program's event name) for messages. Optional.
   virtual void label_event(EventId e, std::string_view name) { (void)e, (void)name; }
 

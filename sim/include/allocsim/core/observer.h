@@ -19,7 +19,8 @@ inline constexpr AgentId stream_agent(StreamId s) { return 2 + s; }
 /// A sync object key: kind in the top byte, id below. Release(agent, key) publishes the agent's
 /// clock into the object; acquire(agent, key) joins it into the agent's clock.
 // CallbackDone: a callback returned, and its marker's stream goes on (one release, one acquire).
-enum class SyncKind : std::uint8_t { EnqueuedOp, Event, StreamDrain, CallbackHandoff, Semaphore, AllIdle, CallbackDone };
+// Mutex: a host mutex (id: MutexId): unlock releases it, lock acquires it, like Semaphore.
+enum class SyncKind : std::uint8_t { EnqueuedOp, Event, StreamDrain, CallbackHandoff, Semaphore, AllIdle, CallbackDone, Mutex };
 inline constexpr std::uint64_t sync_key(SyncKind k, std::uint64_t id) {
   return (std::uint64_t(k) << 56) | (id & ((std::uint64_t(1) << 56) - 1));
 }

@@ -43,6 +43,12 @@ enum class HostOpKind : std::uint8_t {
   EndExecution,    // ThenExecuteCallback(compute, release the unit); batched policies flush here
   HostDelay,       // host computes for `duration`
   Shutdown,        // tear down device state (drain callback streams, destroy pool); see wrong_order
+  // Host mutexes (docs/design.md section 3): real XLA deadlocked through a host lock that a host
+  // callback needed while the host waited for the callback's stream (openxla/xla #6318, #43489).
+  Lock,            // mutexes[0]: the host takes it, blocking while the callback thread holds it
+  Unlock,          // mutexes[0]: the host gives it back (it must hold it)
+  HostCallback,    // stream, mutexes, duration: a host callback on `stream` whose body takes
+                   // `mutexes` in order, runs for `duration`, then releases them
 };
 
 /// What a stream runs (DeviceOp, DeviceOpSpan): the device ops a program launches (Kernel, Memset,
@@ -57,10 +63,13 @@ struct HostOp {
   std::uint64_t bytes = 0;      // Alloc
   EventId event = kNoEvent;     // RecordEvent / StreamWait / EventSync / EventQuery (program event ids)
   bool wrong_order = false;     // Shutdown: destroy the pool before draining callbacks (the bug)
-  Duration duration;            // Kernel / Memset / Copy / HostDelay
+  Duration duration;            // Kernel / Memset / Copy / HostDelay / HostCallback (its body)
   std::vector<BufferAccess> reads;
   std::vector<BufferAccess> writes;
   std::uint32_t source_line = 0;  // for messages: the scenario line that produced this op (0 = none)
+  /// Lock / Unlock: the one mutex; HostCallback: the mutexes its body takes, in this order.
+  /// Last, so that aggregate initialisers written before it (bench/) still fit.
+  std::vector<MutexId> mutexes;
 };
 
 /// Stream roles. Index 0 is always the compute stream. Callback streams are not listed: the
@@ -74,6 +83,7 @@ struct Program {
   std::vector<StreamSpec> streams;        // streams[0] is compute
   std::vector<std::string> buffer_names;  // BufferId -> name (size = number of buffers)
   std::vector<std::string> event_names;   // program EventId -> name
+  std::vector<std::string> mutex_names;   // MutexId -> name (host mutexes: Lock, Unlock, HostCallback)
   std::vector<HostOp> ops;
   /// Buffers allocated at program start before the recording began (PyTorch traces): their
   /// Release ops free memory the program never saw allocated. Empty for normal scenarios.

@@ -19,9 +19,11 @@ using EventId = std::int32_t;   // index into the backend's event table
 using BufferId = std::int32_t;  // the host program's buffer handle (dense, from 0)
 using PoolId = std::int32_t;    // 0 = the client's shared BFC pool, 1 = private autotune pool
 using AgentId = std::int32_t;   // host thread, callback thread, or a stream (race detector clocks)
+using MutexId = std::int32_t;   // a named host mutex of the program (index into Program::mutex_names)
 
 inline constexpr StreamId kNoStream = -1;
 inline constexpr EventId kNoEvent = -1;
+inline constexpr MutexId kNoMutex = -1;
 inline constexpr PoolId kSharedPool = 0;
 inline constexpr PoolId kPrivatePool = 1;
 

@@ -58,6 +58,7 @@ class Interpreter {
   void plan_device_op(const HostOp& op, Plan& plan);
   void plan_end_execution(Plan& plan);
   void plan_shutdown(const HostOp& op, Plan& plan);
+  void plan_mutex_op(const HostOp& op, Plan& plan);
   /// Resolves accesses to absolute ranges; false (op skipped) if a buffer is not usable.
   bool resolve(const std::vector<BufferAccess>& in, std::vector<DeviceAccess>& out, const HostOp& op);
 
