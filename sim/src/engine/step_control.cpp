@@ -124,19 +124,31 @@ void StepControl::touch(AgentId a, const StepObject& o) {
   trace_->steps[std::size_t(at)].touched.push_back(o);
 }
 
+namespace {
+// A mutex's or the semaphore's hand-over orders its two agents only because of who got there
+// first: a decision the explorer reverses through their conflict, not an order a hold must wait
+// for. Like the pool's lock, it orders data accesses (data clocks) but not steps (clocks).
+bool reversible(std::uint64_t key) {
+  const std::uint64_t kind = key >> 56;
+  return kind == std::uint64_t(SyncKind::Mutex) || kind == std::uint64_t(SyncKind::Semaphore);
+}
+}  // namespace
+
 void StepControl::release(AgentId a, std::uint64_t key) {
   if (!trace_) return;
-  join(released_[key], clock(a));
+  clock(a);
   join(data_released_[key], data_clocks_[std::size_t(a)]);
+  if (reversible(key)) return;
 }
 
 void StepControl::acquire(AgentId a, std::uint64_t key) {
   if (!trace_) return;
+  clock(a);
+  if (const auto d = data_released_.find(key); d != data_released_.end()) join(data_clocks_[std::size_t(a)], d->second);
   const auto it = released_.find(key);
   if (it == released_.end()) return;
   std::vector<std::uint32_t> from = it->second;  // clock(a) may grow the table it points into
   join(clock(a), from);
-  join(data_clocks_[std::size_t(a)], data_released_[key]);
 }
 
 void StepControl::pool_call(AgentId a, std::uint64_t pool) {
