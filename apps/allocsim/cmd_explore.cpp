@@ -27,6 +27,7 @@ struct ExploreArgs {
   int jobs = 0;
   std::uint64_t max_schedules = 2'000'000;
   int execution = -1;
+  bool forceable = false;
   std::string progress = "auto";
 };
 
@@ -50,6 +51,7 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
   options.jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   options.max_schedules = a.max_schedules;
   options.execution = a.execution;
+  options.forceable = a.forceable;
   using Meter = allocsim::results::ProgressMeter;
   Meter::Style style = Meter::Style::Off;
   if (a.progress == "bar" || (a.progress == "auto" && Meter::stderr_is_tty())) style = Meter::Style::Bar;
@@ -96,6 +98,8 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
   sub.add_option("--execution", a->execution,
                  "the witness must corrupt this execution (from 0, as run --samples numbers them)")
       ->check(CLI::Range(0, 1 << 30));
+  sub.add_flag("--forceable", a->forceable,
+               "the witness's holds must all end at their until step, as allocsim-hw validate --schedule forces them");
   sub.add_option("--witness", a->witness_path, "write the witness schedule (JSON, docs/explore.md) to FILE");
   sub.add_option("--json", a->json_path, "write the exploration's counts and first schedule of each outcome to FILE");
   sub.add_option("--jobs", a->jobs, "threads (default: every core; output is the same for any)")->check(CLI::Range(1, 1024));

@@ -18,6 +18,8 @@
 #include "allocsim/results/resolve.h"
 #include "allocsim/results/runner.h"
 #include "allocsim/results/samples.h"
+#include "allocsim/results/schedule_run.h"
+#include "allocsim/results/explore.h"
 #include "command.h"
 
 namespace {
@@ -35,6 +37,7 @@ struct RunArgs {
   int samples = 0;  // > 0: Monte Carlo over the platform's spread (results/samples.h)
   int jobs = 0;     // 0: every core
   std::string progress = "auto";
+  std::string schedule_path;  // a schedule file to replay (docs/explore.md)
 };
 
 /// `--samples N`: N runs under the platform file's spread; prints the per-execution probabilities.
@@ -73,18 +76,37 @@ int run(const RunArgs& a, const CLI::App& sub) {
   config.max_findings = std::max<std::size_t>(20, a.findings);
   allocsim::check_output_path(a.json_path, "--json");
   allocsim::check_output_path(a.trace_path, "--trace");
+  std::optional<allocsim::Schedule> schedule;
+  if (!a.schedule_path.empty()) {
+    if (a.samples > 0) throw allocsim::RunInputError("--schedule replays one schedule: leave out --samples");
+    schedule = allocsim::apply_schedule(a.schedule_path, config);
+  }
 
   const allocsim::Scenario scenario = allocsim::load_for_run(config);
   if (a.samples > 0) return run_sampled(a, config, scenario);
+  std::vector<allocsim::StepHold> holds;
+  if (schedule) {
+    try {
+      allocsim::check_schedule_streams(*schedule, scenario.program, a.schedule_path);
+    } catch (const allocsim::ScheduleError& e) {
+      throw allocsim::RunInputError(e.what());
+    }
+    holds = allocsim::holds_of(*schedule, scenario.program);
+  }
   std::unique_ptr<allocsim::PerfettoWriter> trace;
   std::vector<allocsim::Observer*> observers;
   if (!a.trace_path.empty()) {
     trace = std::make_unique<allocsim::PerfettoWriter>(&scenario.program, scenario.name);
     observers.push_back(trace.get());
   }
-  const allocsim::RunResult r = allocsim::run_one(scenario, config, observers);
+  std::vector<allocsim::HoldOutcome> held;
+  const allocsim::RunResult r = allocsim::run_one(scenario, config, observers, [&](allocsim::SimOptions& o) {
+    o.holds = holds;
+    o.hold_outcomes = &held;
+  });
 
   std::cout << allocsim::format_run_summary(r, &scenario.program, a.findings);
+  if (schedule) std::cout << allocsim::format_holds(holds, held, scenario.program);
   if (!a.json_path.empty()) {
     allocsim::write_file_atomically(a.json_path, allocsim::pretty_json(allocsim::result_to_json(r, &scenario.program)));
     std::cout << "json      " << a.json_path << "\n";
@@ -113,6 +135,8 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
   sub.add_option("--json", a->json_path, "write the result object (docs/design.md section 6) to FILE");
   sub.add_option("--trace", a->trace_path, "write a Perfetto / Chrome trace JSON timeline to FILE");
   sub.add_option("--platform", a->platform_path, "platform profile JSON (from allocsim-hw calibrate)");
+  sub.add_option("--schedule", a->schedule_path,
+                 "replay a schedule file (allocsim explore --witness): its run with its delays; flags may only repeat its values");
   sub.add_flag("--no-races", a->no_races, "turn the race detector off (faster; races are not counted)");
   sub.add_flag("--fail-on-race", a->fail_on_race, "exit 1 if a latent or manifest race is found or the run stalls");
   sub.add_option("--findings", a->findings, "how many finding records to print (default 3)");
@@ -132,6 +156,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       "  allocsim run training-churn --policy event-poll --set callback_latency_ns=50000 --no-races\n"
       "  allocsim run my-scenario.yaml --platform h200-calibrated.json\n"
       "  allocsim run conv-autotune --samples 1000 --platform results/hw/h200/calibration.json\n"
+      "  allocsim run seed-repro --schedule witness.json --trace witness.trace.json\n"
       "Exit status: 0 ok, 1 races found (only with --fail-on-race), 2 bad input.");
   const CLI::App* subp = &sub;
   return [a, subp]() -> int {

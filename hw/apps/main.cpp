@@ -15,6 +15,7 @@
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/schedule.h"
+#include "allocsim/results/schedule_run.h"
 #include "allocsim/core/seeds.h"
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/timeline.h"
@@ -81,42 +82,15 @@ struct ScheduleRequest {
   Schedule schedule;
 };
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read schedule file " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-/// The run a schedule names, with the flags given next to it: a flag may repeat the schedule's
-/// value but not change it (the delays were found for that run and mean nothing in another).
+/// The run a schedule names (results/schedule_run.h), with --policies / --guards as the single
+/// policy and guard they must then be.
 ScheduleRequest apply_schedule(const std::string& file, RunConfig& run, std::string& policies, std::string& guards,
                                bool policies_given, bool guards_given) {
-  ScheduleRequest req{file, parse_schedule(read_text(file), file)};
-  const Schedule& s = req.schedule;
-  auto disagree = [&](const std::string& flag, const std::string& given, const std::string& wanted) {
-    throw std::invalid_argument(flag + " " + given + " disagrees with the schedule " + file + " (" + wanted +
-                                "): leave it out, the schedule names its run");
-  };
-  if (!run.scenario.empty() && run.scenario != s.scenario) disagree("SCENARIO", run.scenario, s.scenario);
-  if (policies_given && policies != s.policy) disagree("--policies", policies, s.policy);
-  if (guards_given && guards != s.guard) disagree("--guards", guards, s.guard);
-  if (run.semaphore && *run.semaphore != s.semaphore)
-    disagree("--semaphore", std::to_string(*run.semaphore), std::to_string(s.semaphore));
-  std::vector<std::string> items;
-  for (const auto& [key, value] : s.set) items.push_back(key + "=" + value);
-  const Params from_file = set_params(parse_set_items(items));
-  for (const auto& [key, value] : from_file.all()) {
-    if (run.sets.has(key) && run.sets.get(key, value) != value)
-      disagree("--set " + key, std::to_string(run.sets.get(key, value)), std::to_string(value));
-    run.sets.set(key, value);
-  }
-  run.scenario = s.scenario;
-  run.seed = s.seed;
-  run.semaphore = s.semaphore;
-  policies = s.policy;
-  guards = s.guard;
+  if (policies_given) run.policy = policies;
+  if (guards_given) run.guard = guards;
+  ScheduleRequest req{file, allocsim::apply_schedule(file, run, "--policies", "--guards")};
+  policies = run.policy;
+  guards = run.guard;
   return req;
 }
 

@@ -105,6 +105,10 @@ Played play(const Scenario& scenario, const ExecutionUnits& units, const RunConf
   return p;
 }
 
+bool exact_holds(const ExploredSchedule& s) {
+  return std::none_of(s.holds.begin(), s.holds.end(), [](const HoldOutcome& h) { return h.quiescence; });
+}
+
 double sets_up_to(std::uint64_t n, int k) {
   double total = 0, term = 1;  // C(n, 0)
   for (int j = 0; j <= k; ++j) {
@@ -187,7 +191,7 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
   std::vector<std::vector<StepHold>> level{{}};
   std::unordered_set<std::string> seen{key_of({})};
   std::set<std::string> outcomes;
-  std::map<ScheduleVerdict, ExploredSchedule> firsts;
+  std::map<ScheduleVerdict, std::optional<ExploredSchedule>> firsts;
   for (int k = 0; k <= options.bound && !level.empty(); ++k) {
     if (options.max_schedules && rep.schedules + level.size() > options.max_schedules) {
       rep.complete = false;
@@ -222,10 +226,18 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
       outcomes.insert(p.schedule.signature);
       for (int e : p.schedule.manifest_executions)
         if (rep.fewest_delays_to_corrupt[std::size_t(e)] < 0) rep.fewest_delays_to_corrupt[std::size_t(e)] = k;
-      if (options.execution >= 0 && !rep.execution_witness &&
+      // The first schedule of its kind at the lowest level, preferring one whose holds all ended
+      // at their `until` step: a hold that ran until nothing else could happen is a delay of no
+      // set length, which the GPU cannot force exactly (docs/explore.md).
+      auto better = [&](const std::optional<ExploredSchedule>& have) {
+        return !have || (!exact_holds(*have) && exact_holds(p.schedule) && have->delays.size() == p.schedule.delays.size());
+      };
+      if (options.execution >= 0 && better(rep.execution_witness) && (!options.forceable || exact_holds(p.schedule)) &&
           std::binary_search(p.schedule.manifest_executions.begin(), p.schedule.manifest_executions.end(), options.execution))
         rep.execution_witness = p.schedule;
-      firsts.try_emplace(p.schedule.verdict, p.schedule);
+      std::optional<ExploredSchedule>& first = firsts[p.schedule.verdict];
+      if (better(first) && (!options.forceable || exact_holds(p.schedule) || p.schedule.verdict == ScheduleVerdict::Clean))
+        first = p.schedule;
       for (std::vector<StepHold>& c : p.children) {
         if (seen.insert(key_of(c)).second) next_level.push_back(std::move(c));
         else ++lv.duplicates;
@@ -235,15 +247,17 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     rep.levels.push_back(lv);
     // A deadlock or a manifest race (in the execution asked for) at this level is a minimal-delay
     // witness: no need to go deeper.
-    const bool manifest = options.execution >= 0 ? rep.execution_witness.has_value() : firsts.count(ScheduleVerdict::Manifest) > 0;
-    if (firsts.count(ScheduleVerdict::Deadlock) || manifest) {
+    auto found = [&](ScheduleVerdict v) { return firsts.count(v) && firsts[v].has_value(); };
+    const bool manifest = options.execution >= 0 ? rep.execution_witness.has_value() : found(ScheduleVerdict::Manifest);
+    if (found(ScheduleVerdict::Deadlock) || manifest) {
       rep.stopped_at_level = k;
       break;
     }
     level = std::move(next_level);
   }
   rep.distinct_outcomes = outcomes.size();
-  for (auto& [v, s] : firsts) rep.firsts.push_back(std::move(s));
+  for (auto& [v, s] : firsts)
+    if (s) rep.firsts.push_back(std::move(*s));
   return rep;
 }
 

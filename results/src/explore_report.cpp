@@ -65,6 +65,22 @@ std::string describe_step(const StepRef& s, const Program& p) {
   return d;
 }
 
+std::string format_holds(const std::vector<StepHold>& holds, const std::vector<HoldOutcome>& outcomes,
+                         const Program& program) {
+  std::string o;
+  for (std::size_t i = 0; i < holds.size(); ++i) {
+    o += "  hold " + describe_step(holds[i].hold, program) + " until " + describe_step(holds[i].until, program);
+    if (i < outcomes.size()) {
+      const HoldOutcome& h = outcomes[i];
+      if (!h.reached) o += "  (never reached)";
+      else if (!h.waited) o += "  (already done: no wait)";
+      else o += "  (held " + ms(h.held_ns) + (h.quiescence ? ", until nothing else could run" : "") + ")";
+    }
+    o += "\n";
+  }
+  return o;
+}
+
 Schedule schedule_file_of(const ExploreReport& r, const ExploredSchedule& w, const std::string& scenario,
                           const std::map<std::string, std::string>& sets, const Program& program) {
   Schedule s;
@@ -121,16 +137,7 @@ std::string format_explore(const ExploreReport& r, const Program& program) {
   o << "verdict   " << r.verdict_line() << "\n";
   if (const ExploredSchedule* w = r.witness()) {
     o << "witness   " << verdict_name(w->verdict) << "\n";
-    for (std::size_t i = 0; i < w->delays.size(); ++i) {
-      o << "  hold " << describe_step(w->delays[i].hold, program) << " until " << describe_step(w->delays[i].until, program);
-      if (i < w->holds.size()) {
-        const HoldOutcome& h = w->holds[i];
-        if (!h.reached) o << "  (never reached)";
-        else if (!h.waited) o << "  (already done: no wait)";
-        else o << "  (held " << ms(h.held_ns) << (h.quiescence ? ", until nothing else could run" : "") << ")";
-      }
-      o << "\n";
-    }
+    o << format_holds(w->delays, w->holds, program);
     if (!w->detail.empty()) o << "  " << w->detail << "\n";
   }
   return o.str();

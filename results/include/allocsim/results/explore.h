@@ -33,6 +33,9 @@ struct ExploreOptions {
   /// >= 0: the witness must corrupt this execution (0-based, as `run --samples` numbers them): the
   /// search goes on past levels whose manifest races hit only other executions.
   int execution = -1;
+  /// The witness's holds must all end at their `until` step (none "until nothing else could
+  /// run"), as `allocsim-hw validate --schedule` forces them: with gates, not set times.
+  bool forceable = false;
 };
 
 /// What one schedule led to, worst first.
@@ -89,6 +92,9 @@ std::string format_explore(const ExploreReport& r, const Program& program);
 boost::json::object explore_to_json(const ExploreReport& r, const Program& program);
 /// "stream compute op 2" / "host op 14 (release X, line 40)" / "callback 3".
 std::string describe_step(const StepRef& s, const Program& program);
+/// One line per hold and what became of it ("schedule  hold X until Y  (held 1.0 ms)").
+std::string format_holds(const std::vector<StepHold>& holds, const std::vector<HoldOutcome>& outcomes,
+                         const Program& program);
 /// The schedule file of `schedule` (docs/explore.md): `scenario` and `sets` as the user gave them
 /// (a built-in name or a path; --set values as typed), the rest from the report.
 Schedule schedule_file_of(const ExploreReport& r, const ExploredSchedule& schedule, const std::string& scenario,
