@@ -142,7 +142,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   if (schedule) {
     hw::ValidateConfig forced_config = config;
     forced_config.forced = forced;
-    forced_config.simulate = false;
+    forced_config.sim_holds = holds_of(schedule->schedule, scenario.program);
     hw::TimelineCombination* t = timeline_path.empty() ? nullptr : &timeline.combinations.emplace_back();
     std::cerr << "the same trials with the schedule's " << forced.size() << " delay(s) forced:\n";
     hw::ScheduleSection section;

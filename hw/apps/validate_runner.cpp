@@ -135,28 +135,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   if (run.trials > 0) run.corrupted_rate = double(run.corrupted_executions) / (double(run.trials) * run.executions);
   run.host_ns_per_free = upper_median(ns_per_free);
   run.instrument_ns_per_free = upper_median(instrument_per_free);
-  if (!config.simulate) {
-    // sim replay of the schedule: set by the explore branch (simulate() with the schedule's
-    // delays applied, one run per trial seed, filling run.sim as below). Until then the forced
-    // run has no simulator column: validate.md sets it against the unforced prediction.
-    run.sim.available = false;
-    run.sim.runs = 0;
-    run.sim.manifest_by_execution.assign(std::size_t(units.units), 0);
-    run.corruption_pairs = pairs.pairs();
-    if (!config.quiet)
-      std::cerr << "  " << policy << " / " << guard << " forced: hw corrupted " << run.corrupted << "/" << run.trials
-                << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions << " executions"
-                << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
-    for (const ForcedDelayResult& d : run.forced_delays)
-      if (!config.quiet)
-        std::cerr << "    " << d.hold << " until " << d.until << ": timed out in " << d.timed_out_trials.size() << "/"
-                  << run.trials << " trials\n";
-    return run;
-  }
-
   // The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
   // same file the hardware's spin cycles come from), semaphore and params; one seed per trial.
-  // Every finding is kept so each manifest corruption can be attributed to its execution.
+  // Every finding is kept so each manifest corruption can be attributed to its execution. A
+  // forced run's prediction is the simulator's replay of the same schedule (config.sim_holds).
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
   int manifest_runs = 0;
   std::vector<double> sim_ns_per_free;
@@ -171,6 +153,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     so.spread = config.spread.empty() ? nullptr : &config.spread;
     so.max_events = 200'000'000;
     so.max_findings = std::size_t(1) << 30;
+    so.holds = config.sim_holds;
     SimTimelineObserver spans;
     if (timeline && t == config.timeline_trial) so.observers.push_back(&spans);
     RunResult r = simulate(scenario, *p, *g, so);
@@ -196,6 +179,16 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.sim.host_ns_per_free = upper_median(sim_ns_per_free);
   run.sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
   run.sim.manifest_rate = double(run.sim.manifest_executions) / (double(sim_runs) * run.executions);
+  if (!config.quiet && !config.forced.empty()) {
+    std::cerr << "  " << policy << " / " << guard << " forced: hw corrupted " << run.corrupted << "/" << run.trials
+              << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions
+              << " executions; sim replay " << run.sim.manifest_executions << "/" << run.sim.runs * run.executions
+              << " executions" << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
+    for (const ForcedDelayResult& d : run.forced_delays)
+      std::cerr << "    " << d.hold << " until " << d.until << ": timed out in " << d.timed_out_trials.size() << "/"
+                << run.trials << " trials\n";
+    return run;
+  }
   if (!config.quiet)
     std::cerr << "  " << policy << " / " << guard << ": hw corrupted " << run.corrupted << "/" << run.trials
               << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions << " executions"

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "allocsim/engine/step_schedule.h"
+
 #include "allocsim/core/scenario.h"
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/timeline.h"
@@ -21,7 +23,7 @@ struct ValidateConfig {
   bool quiet = false;
   int timeline_trial = 0;  // the trial (and simulated run, same seed) a --timeline file shows
   std::vector<ForcedDelay> forced;  // --schedule: delays forced in every trial (schedule_forcing.h)
-  bool simulate = true;             // false: no simulator prediction (run.sim.available = false)
+  std::vector<StepHold> sim_holds;  // --schedule: the same delays, in the simulator's prediction
 };
 
 /// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.

@@ -109,6 +109,15 @@ bool exact_holds(const ExploredSchedule& s) {
   return std::none_of(s.holds.begin(), s.holds.end(), [](const HoldOutcome& h) { return h.quiescence; });
 }
 
+/// What `allocsim-hw validate --schedule` can force: holds that end at their `until` step, of
+/// and until host ops and device ops (a callback's place in the callback thread is not ours to
+/// gate there).
+bool forceable(const ExploredSchedule& s) {
+  return exact_holds(s) && std::none_of(s.delays.begin(), s.delays.end(), [](const StepHold& h) {
+           return h.hold.agent == StepAgent::Callback || h.until.agent == StepAgent::Callback;
+         });
+}
+
 double sets_up_to(std::uint64_t n, int k) {
   double total = 0, term = 1;  // C(n, 0)
   for (int j = 0; j <= k; ++j) {
@@ -232,11 +241,11 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
       auto better = [&](const std::optional<ExploredSchedule>& have) {
         return !have || (!exact_holds(*have) && exact_holds(p.schedule) && have->delays.size() == p.schedule.delays.size());
       };
-      if (options.execution >= 0 && better(rep.execution_witness) && (!options.forceable || exact_holds(p.schedule)) &&
+      if (options.execution >= 0 && better(rep.execution_witness) && (!options.forceable || forceable(p.schedule)) &&
           std::binary_search(p.schedule.manifest_executions.begin(), p.schedule.manifest_executions.end(), options.execution))
         rep.execution_witness = p.schedule;
       std::optional<ExploredSchedule>& first = firsts[p.schedule.verdict];
-      if (better(first) && (!options.forceable || exact_holds(p.schedule) || p.schedule.verdict == ScheduleVerdict::Clean))
+      if (better(first) && (!options.forceable || forceable(p.schedule) || p.schedule.verdict == ScheduleVerdict::Clean))
         first = p.schedule;
       for (std::vector<StepHold>& c : p.children) {
         if (seen.insert(key_of(c)).second) next_level.push_back(std::move(c));

@@ -97,7 +97,10 @@ hw::ValidateReport sample_with_schedule() {
   s.forced.corrupted_executions = 3;
   s.forced.corrupted_rate = 0.375;
   s.forced.sim = hw::SimPrediction{};
-  s.forced.sim.available = false;
+  s.forced.sim.runs = 2;  // the simulator's replay of the schedule: execution 3 in both runs
+  s.forced.sim.manifest_by_execution = {0, 0, 0, 2};
+  s.forced.sim.manifest_executions = 2;
+  s.forced.sim.manifest_rate = 0.25;
   hw::ForcedDelayResult d;
   d.hold = "stream compute op 2";
   d.until = "stream autotune op 0";
@@ -117,10 +120,10 @@ TEST_CASE("validate.json carries the schedule's forced run and each delay's time
   auto sch = v["schedule"].as_object();
   CHECK(sch["file"].as_string() == "w.json");
   CHECK(sch["schedule"].as_object()["allocsim_schedule"].to_number<int>() == 1);
-  CHECK(sch["sim_replay"].as_bool() == false);
+  CHECK(sch["sim_replay"].as_bool() == true);
   auto forced = sch["forced"].as_object();
   CHECK(forced["corrupted"].to_number<int>() == 2);
-  CHECK(forced["sim"].as_object()["available"].as_bool() == false);
+  CHECK(forced["sim"].as_object()["available"].as_bool() == true);
   auto delay = forced["delays"].as_array().at(0).as_object();
   CHECK(delay["hold"].as_string() == "stream compute op 2");
   CHECK(delay["held_ns"].to_number<std::int64_t>() == 1003000);
@@ -134,9 +137,9 @@ TEST_CASE("validate.md sets forced against unforced corruption per execution") {
   const std::string md = hw::validate_markdown(sample_with_schedule());
   CHECK_THAT(md, Catch::Contains("## Schedule: forced delays"));
   CHECK_THAT(md, Catch::Contains("| 0 | stream compute op 2 | stream autotune op 0 | 1003000 | 1/2 (1) | 0/2 | 0/2 |"));
-  // execution 0: forced 2/2, unforced 2/2, sim 0/2; execution 3: forced 1/2 only.
-  CHECK_THAT(md, Catch::Contains("| 0 | 2/2 (100%) | 2/2 (100%) | 0/2 (0%) |"));
-  CHECK_THAT(md, Catch::Contains("| 3 | 1/2 (50%) | 0/2 (0%) | 0/2 (0%) |"));
-  CHECK_THAT(md, Catch::Contains("| all | 37.5% | 25.0% | 12.5% |"));
-  CHECK_THAT(md, Catch::Contains("WITHOUT the delays"));
+  // execution 0: forced 2/2, replay 0/2, unforced 2/2, sim 0/2; execution 3: forced 1/2, replay 2/2.
+  CHECK_THAT(md, Catch::Contains("| 0 | 2/2 (100%) | 0/2 (0%) | 2/2 (100%) | 0/2 (0%) |"));
+  CHECK_THAT(md, Catch::Contains("| 3 | 1/2 (50%) | 2/2 (100%) | 0/2 (0%) | 0/2 (0%) |"));
+  CHECK_THAT(md, Catch::Contains("| all | 37.5% | 25.0% | 25.0% | 12.5% |"));
+  CHECK_THAT(md, Catch::Contains("its replay of the schedule"));
 }

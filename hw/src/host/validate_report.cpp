@@ -93,7 +93,7 @@ boost::json::object schedule_json(const ScheduleSection& sch) {
   boost::json::object o;
   o["file"] = sch.file;
   o["schedule"] = boost::json::parse(sch.schedule);
-  o["sim_replay"] = false;  // the simulator's replay of a schedule is not wired in yet
+  o["sim_replay"] = true;  // the forced run's "sim" is the simulator's replay of the same schedule
   o["forced"] = std::move(forced);
   return o;
 }
@@ -127,9 +127,9 @@ void schedule_markdown(std::ostringstream& md, const ScheduleSection& sch, const
        << " | " << trials_of(d.not_held_trials, f.trials) << " | " << trials_of(d.not_signalled_trials, f.trials)
        << " |\n";
   }
-  md << "\nCorrupted trials per execution, forced against unforced. The simulator's column is its prediction "
-        "WITHOUT the delays (its replay of a schedule is not wired in yet).\n\n";
-  md << "| execution | forced hw | unforced hw | sim (unforced) |\n|---|---|---|---|\n";
+  md << "\nCorrupted trials per execution, forced against unforced, each next to the simulator's prediction: "
+        "its replay of the schedule (`allocsim run --schedule`), and its timed run.\n\n";
+  md << "| execution | forced hw | sim replay | unforced hw | sim (unforced) |\n|---|---|---|---|---|\n";
   auto cell = [](const std::vector<int>& v, std::size_t i, int of) {
     char buf[64];
     const int n = i < v.size() ? v[i] : 0;
@@ -137,14 +137,17 @@ void schedule_markdown(std::ostringstream& md, const ScheduleSection& sch, const
     return std::string(buf);
   };
   for (std::size_t i = 0; i < std::size_t(f.executions); ++i) {
-    md << "| " << i << " | " << cell(f.corrupted_by_execution, i, f.trials) << " | ";
+    md << "| " << i << " | " << cell(f.corrupted_by_execution, i, f.trials) << " | "
+       << cell(f.sim.manifest_by_execution, i, f.sim.runs) << " | ";
     if (base) md << cell(base->corrupted_by_execution, i, base->trials) << " | " << cell(base->sim.manifest_by_execution, i, base->sim.runs);
     else md << "- | -";
     md << " |\n";
   }
   char all[96];
   std::snprintf(all, sizeof all, "%.1f%%", 100.0 * f.corrupted_rate);
-  md << "| all | " << all << " | ";
+  char replay[32];
+  std::snprintf(replay, sizeof replay, "%.1f%%", 100.0 * f.sim.manifest_rate);
+  md << "| all | " << all << " | " << replay << " | ";
   if (base) {
     char b[32], sm[32];
     std::snprintf(b, sizeof b, "%.1f%%", 100.0 * base->corrupted_rate);

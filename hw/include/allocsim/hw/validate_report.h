@@ -24,8 +24,8 @@
 // (sim runs x executions); `rate_diff_pp` = 100 x (hw rate - sim rate).
 //
 // validate --schedule adds "schedule": {"file", "schedule" (the file as read, core/schedule.h),
-//   "sim_replay" (false: the forced run has no simulator column yet), "forced": a run as above
-//   (its "sim.available" false) plus "delays": [{"hold", "until", "held_ns" (null: none),
+//   "sim_replay" (true: the forced run's "sim" is the simulator's replay of the schedule),
+//   "forced": a run as above plus "delays": [{"hold", "until", "held_ns" (null: none),
 //   "timed_out_trials", "not_held_trials", "not_signalled_trials"}]}; "runs" then holds the same
 // trials without the delays (the baseline), with the simulator's prediction as always.
 #pragma once

@@ -33,8 +33,9 @@ struct ExploreOptions {
   /// >= 0: the witness must corrupt this execution (0-based, as `run --samples` numbers them): the
   /// search goes on past levels whose manifest races hit only other executions.
   int execution = -1;
-  /// The witness's holds must all end at their `until` step (none "until nothing else could
-  /// run"), as `allocsim-hw validate --schedule` forces them: with gates, not set times.
+  /// The witness must be one `allocsim-hw validate --schedule` can force: every hold ends at its
+  /// `until` step (none "until nothing else could run": the GPU gates, it sets no times), and no
+  /// hold is of or until a callback.
   bool forceable = false;
 };
 
