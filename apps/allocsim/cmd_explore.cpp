@@ -53,13 +53,13 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
   options.execution = a.execution;
   options.forceable = a.forceable;
   using Meter = allocsim::results::ProgressMeter;
-  Meter::Style style = Meter::Style::Off;
-  if (a.progress == "bar" || (a.progress == "auto" && Meter::stderr_is_tty())) style = Meter::Style::Bar;
-  else if (a.progress == "lines" || a.progress == "auto") style = Meter::Style::Lines;
-  // The total is not known before the levels unfold: the meter counts schedules as they finish.
-  Meter meter(0, 0, std::cerr, style, "explore", "schedules");
-  const allocsim::ExploreReport r = allocsim::explore(scenario, config, options, &meter);
-  meter.finish();
+  const Meter::Style style = Meter::style_named(a.progress);
+  // One meter per level: a level's size is known once the level before it has run.
+  const allocsim::ExploreProgress progress = [style](int level, std::size_t total) {
+    return std::make_unique<Meter>(total, 0, std::cerr, style, "explore, " + std::to_string(level) + " delays",
+                                   "schedules");
+  };
+  const allocsim::ExploreReport r = allocsim::explore(scenario, config, options, progress);
 
   std::cout << allocsim::format_explore(r, scenario.program);
   if (!a.json_path.empty()) {
@@ -117,18 +117,9 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
       "  allocsim explore conv-autotune --policy deferred-callback --guard none --bound 3\n"
       "Exit status: 0 race-free and deadlock-free up to the bound, 1 witness found or search incomplete, 2 bad input.");
   const CLI::App* subp = &sub;
-  return [a, subp]() -> int {
-    try {
-      return explore(*a, *subp);
-    } catch (const allocsim::ScenarioError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const allocsim::RunInputError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const allocsim::FileWriteError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    }
-    return 2;
-  };
+  // Bad input (ScenarioError, RunInputError, FileWriteError) reaches main(), which prints it and
+  // exits with status 2.
+  return [a, subp]() -> int { return explore(*a, *subp); };
 }
 
 }  // namespace

@@ -46,9 +46,7 @@ int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const alloc
   const allocsim::PlatformSpread spread = allocsim::spread_for_samples(a.platform_path);
   const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   using Meter = allocsim::results::ProgressMeter;
-  Meter::Style style = Meter::Style::Off;
-  if (a.progress == "bar" || (a.progress == "auto" && Meter::stderr_is_tty())) style = Meter::Style::Bar;
-  else if (a.progress == "lines" || a.progress == "auto") style = Meter::Style::Lines;
+  const Meter::Style style = Meter::style_named(a.progress);
   Meter meter(std::size_t(a.samples), 0, std::cerr, style, "samples", "samples");
   const allocsim::SampleSet s = allocsim::run_samples(scenario, config, spread, a.samples, jobs, &meter);
   meter.finish();
@@ -159,18 +157,9 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       "  allocsim run seed-repro --schedule witness.json --trace witness.trace.json\n"
       "Exit status: 0 ok, 1 races found (only with --fail-on-race), 2 bad input.");
   const CLI::App* subp = &sub;
-  return [a, subp]() -> int {
-    try {
-      return run(*a, *subp);
-    } catch (const allocsim::ScenarioError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const allocsim::RunInputError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const allocsim::FileWriteError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    }
-    return 2;
-  };
+  // Bad input (ScenarioError, RunInputError, FileWriteError) reaches main(), which prints it and
+  // exits with status 2.
+  return [a, subp]() -> int { return run(*a, *subp); };
 }
 
 }  // namespace

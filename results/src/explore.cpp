@@ -174,7 +174,7 @@ std::string ExploreReport::verdict_line() const {
 }
 
 ExploreReport explore(const Scenario& scenario, const RunConfig& config, const ExploreOptions& options,
-                      results::ProgressMeter* progress) {
+                      const ExploreProgress& make_progress) {
   if (options.bound < 0 || options.bound > 8) throw RunInputError("--bound must be between 0 and 8");
   ExploreReport rep;
   rep.options = options;
@@ -207,6 +207,7 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
       break;
     }
     const bool expand = k < options.bound;
+    const std::unique_ptr<results::ProgressMeter> progress = make_progress ? make_progress(k, level.size()) : nullptr;
     std::vector<Played> played(level.size());
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
@@ -223,6 +224,7 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     for (unsigned t = 1; t < std::min<std::size_t>(jobs, level.size()); ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    if (progress) progress->finish();
 
     ExploreLevel lv;
     lv.delays = k;

@@ -10,6 +10,8 @@
 // minimal-delay witness.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <map>
 #include <optional>
 #include <string>
@@ -85,9 +87,12 @@ struct ExploreReport {
   std::string verdict_line() const;
 };
 
+/// A progress meter for one level of `total` schedules (`level` delays each); called per level.
+using ExploreProgress = std::function<std::unique_ptr<results::ProgressMeter>(int level, std::size_t total)>;
+
 /// Throws RunInputError (bad policy, guard, bound).
 ExploreReport explore(const Scenario& scenario, const RunConfig& config, const ExploreOptions& options,
-                      results::ProgressMeter* progress = nullptr);
+                      const ExploreProgress& progress = {});
 
 std::string format_explore(const ExploreReport& r, const Program& program);
 boost::json::object explore_to_json(const ExploreReport& r, const Program& program);

@@ -22,6 +22,14 @@ class ProgressMeter {
   /// Final line (bar: completes it and ends the line).
   void finish();
 
+  /// The style a `--progress` value names: "bar", "lines", "off", or "auto" (a bar on a terminal,
+  /// lines otherwise). Anything else is "off" (the CLI checks the value).
+  static Style style_named(const std::string& name) {
+    if (name == "bar" || (name == "auto" && stderr_is_tty())) return Style::Bar;
+    if (name == "lines" || name == "auto") return Style::Lines;
+    return Style::Off;
+  }
+
   /// "1:05" / "12s": for the bar and lines (exposed for tests).
   static std::string format_duration(double seconds);
   /// Whether stderr is a terminal.
