@@ -9,7 +9,7 @@
 set -u
 B=.hwcarry/allocsim-hw
 export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
-SCHEDULE=${1:-hw/scripts/seed-repro-witness.example.json}
+SCHEDULE=${1:-hw/scripts/seed-repro-witness.json}
 NAME=${NAME:-h200-force}  # the results folder this run becomes
 O=${OUT:-/tmp}/$NAME
 P=${PLATFORM:-results/hw/h200-final/calibration.json}

@@ -24,8 +24,6 @@ bool ends_after_start(const StepRecord& b, std::size_t j, const StepRecord& a, s
 
 }  // namespace
 
-/// `a` and `b` conflict in a way the current schedule leaves open: over a shared object, or over
-/// bytes that the pool's current order of calls does not already order (`b` after `a`).
 bool open_conflict(const StepRecord& a, const StepRecord& b) {
   const bool data_ordered = contains(b.data_clock_end, a);
   for (const StepObject& x : a.touched)
@@ -34,12 +32,6 @@ bool open_conflict(const StepRecord& a, const StepRecord& b) {
   return false;
 }
 
-bool conflict(const StepRecord& a, const StepRecord& b) {
-  for (const StepObject& x : a.touched)
-    for (const StepObject& y : b.touched)
-      if ((x.write || y.write) && same_object(x, y)) return true;
-  return false;
-}
 
 DelayChoices delays_of(const StepTrace& trace, std::size_t from, bool prune) {
   DelayChoices out;

@@ -132,9 +132,6 @@ class SimDevice final : public Device {
   void touch(const StepObject& o) {
     if (steps_.active()) steps_.touch(agent(), o);
   }
-  void touch_stream(StreamId s, bool write) {
-    if (steps_.active()) steps_.touch(stream_agent(s), StepObject{StepObject::Kind::Stream, write, std::uint64_t(s)});
-  }
   /// The host or a callback reads how far stream `s` got (a query, a synchronize).
   void touch_progress(StreamId s) {
     if (steps_.active() && valid_stream(s)) steps_.touch(agent(), StepObject{StepObject::Kind::Stream, false, std::uint64_t(s)});

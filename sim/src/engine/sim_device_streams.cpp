@@ -42,7 +42,7 @@ void SimDevice::advance(StreamId s) {
         if (steps_.active() && steps_.begin(StepRef{StepAgent::Stream, s, op.step}, me, now_)) return;
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         if (steps_.active()) {
-          touch_stream(s, true);
+          steps_.touch(me, StepObject{StepObject::Kind::Stream, true, std::uint64_t(s)});  // its progress
           for (const DeviceAccess& a : op.dev.reads)
             steps_.touch(me, StepObject{StepObject::Kind::Memory, false, a.range.begin, a.range.end()});
           for (const DeviceAccess& a : op.dev.writes)
