@@ -25,7 +25,7 @@ struct ExploreArgs {
   int bound = 2;
   bool no_prune = false;
   int jobs = 0;
-  std::uint64_t max_schedules = 2'000'000;
+  std::uint64_t max_schedules = 10'000'000;
   int execution = -1;
   bool forceable = false;
   std::string progress = "auto";
@@ -99,11 +99,11 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
                  "the witness must corrupt this execution (from 0, as run --samples numbers them)")
       ->check(CLI::Range(0, 1 << 30));
   sub.add_flag("--forceable", a->forceable,
-               "the witness's holds must all end at their until step, as allocsim-hw validate --schedule forces them");
+               "a witness allocsim-hw validate --schedule can force: every hold ends at its until step, none of or until a callback");
   sub.add_option("--witness", a->witness_path, "write the witness schedule (JSON, docs/explore.md) to FILE");
   sub.add_option("--json", a->json_path, "write the exploration's counts and first schedule of each outcome to FILE");
   sub.add_option("--jobs", a->jobs, "threads (default: every core; output is the same for any)")->check(CLI::Range(1, 1024));
-  sub.add_option("--max-schedules", a->max_schedules, "stop (verdict: incomplete) past this many schedules (default 2000000)")
+  sub.add_option("--max-schedules", a->max_schedules, "stop (verdict: incomplete) past this many schedules (default 10000000)")
       ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
   sub.add_option("--progress", a->progress, "on stderr: auto (bar on a terminal, lines otherwise), bar, lines or off")
       ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));
@@ -112,9 +112,10 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
       "done. Schedules are explored level by level (0 delays, 1, ...); a level with a deadlock or a manifest race\n"
       "ends the search with its first such schedule as the witness.\n"
       "Examples:\n"
-      "  allocsim explore seed-repro --policy immediate --guard none --bound 2 --execution 3 --witness w.json\n"
+      "  allocsim explore seed-repro --policy immediate --guard none --bound 2 --execution 2 --forceable --witness w.json\n"
       "  allocsim run seed-repro --schedule w.json --trace w.trace.json\n"
-      "  allocsim explore conv-autotune --policy deferred-callback --guard none --bound 3\n"
+      "  allocsim explore conv-autotune --policy deferred-callback --guard none --bound 2\n"
+      "  allocsim explore conv-autotune --policy stream-aware --guard none --bound 3   # 550,965 schedules\n"
       "Exit status: 0 race-free and deadlock-free up to the bound, 1 witness found or search incomplete, 2 bad input.");
   const CLI::App* subp = &sub;
   // Bad input (ScenarioError, RunInputError, FileWriteError) reaches main(), which prints it and
