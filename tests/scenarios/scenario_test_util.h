@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include <catch2/catch.hpp>
+
 #include "allocsim/core/program.h"
 #include "allocsim/scenarios/loader.h"
 
@@ -20,6 +22,14 @@ inline std::string error_of(const std::string& yaml, const Params& overrides = {
     return e.what();
   }
   return "";
+}
+
+/// Loading `yaml` fails with a message at test.yaml:WHERE ("LINE:COL") that contains `words`.
+inline void expect_error(const std::string& yaml, const std::string& where, const std::string& words) {
+  const std::string msg = error_of(yaml);
+  INFO(msg);
+  CHECK(msg.rfind("test.yaml:" + where + ": ", 0) == 0);
+  CHECK(msg.find(words) != std::string::npos);
 }
 
 /// Peak of bytes held by the host (allocated, not yet released), walking the program in order;

@@ -5,15 +5,8 @@
 
 using namespace allocsim;
 using allocsim::test::error_of;
+using allocsim::test::expect_error;
 
-namespace {
-void expect_error(const std::string& yaml, const std::string& where, const std::string& words) {
-  std::string msg = error_of(yaml);
-  INFO(msg);
-  CHECK(msg.rfind("test.yaml:" + where + ": ", 0) == 0);
-  CHECK(msg.find(words) != std::string::npos);
-}
-}  // namespace
 
 TEST_CASE("YAML syntax errors carry the parser's position") {
   expect_error("program: [\n  - a\n", "2:3", "YAML syntax error");

@@ -6,16 +6,9 @@
 
 using namespace allocsim;
 using allocsim::test::error_of;
+using allocsim::test::expect_error;
 using allocsim::test::load_text;
 
-namespace {
-void expect_error(const std::string& yaml, const std::string& where, const std::string& words) {
-  std::string msg = error_of(yaml);
-  INFO(msg);
-  CHECK(msg.rfind("test.yaml:" + where + ": ", 0) == 0);
-  CHECK(msg.find(words) != std::string::npos);
-}
-}  // namespace
 
 TEST_CASE("lock, unlock and host_callback compile to host ops on named mutexes") {
   const Scenario s = load_text(
