@@ -13,15 +13,13 @@
 #include "allocsim/results/resolve.h"
 #include "allocsim/results/result_json.h"
 #include "command.h"
+#include "run_flags.h"
 
 namespace {
 
 struct ExploreArgs {
-  std::string scenario, policy, guard;
-  int semaphore = 0;
-  std::uint64_t seed = 0;
-  std::vector<std::string> sets;
-  std::string platform_path, witness_path, json_path;
+  allocsim::cli::RunFlags run;
+  std::string witness_path, json_path;
   int bound = 2;
   bool no_prune = false;
   int jobs = 0;
@@ -32,15 +30,7 @@ struct ExploreArgs {
 };
 
 int explore(const ExploreArgs& a, const CLI::App& sub) {
-  allocsim::RunConfig config;
-  config.scenario = a.scenario;
-  config.policy = a.policy;
-  config.guard = a.guard;
-  if (sub.count("--semaphore")) config.semaphore = a.semaphore;
-  if (sub.count("--seed")) config.seed = a.seed;
-  const std::vector<allocsim::SetItem> sets = allocsim::parse_set_items(a.sets);
-  config.sets = allocsim::set_params(sets);
-  if (!a.platform_path.empty()) config.platform_file = a.platform_path;
+  const allocsim::RunConfig config = a.run.config(sub);
   allocsim::check_output_path(a.witness_path, "--witness");
   allocsim::check_output_path(a.json_path, "--json");
   const allocsim::Scenario scenario = allocsim::load_for_run(config);
@@ -69,10 +59,8 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
   const allocsim::ExploredSchedule* w = r.witness();
   if (!a.witness_path.empty()) {
     if (w) {
-      std::map<std::string, std::string> typed;
-      for (const allocsim::SetItem& s : sets) typed[s.key] = s.text;
       allocsim::write_file_atomically(
-          a.witness_path, allocsim::write_schedule(allocsim::schedule_file_of(r, *w, a.scenario, typed, scenario.program)));
+          a.witness_path, allocsim::write_schedule(allocsim::schedule_file_of(r, *w, a.run.scenario, a.run.typed_sets(), scenario.program)));
       std::cout << "witness   " << a.witness_path << " (replay: allocsim run --schedule " << a.witness_path << ")\n";
     } else {
       std::cout << "witness   none: " << a.witness_path << " not written\n";
@@ -84,14 +72,7 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
 
 allocsim::cli::RunFn setup_explore(CLI::App& sub) {
   auto a = std::make_shared<ExploreArgs>();
-  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list) or YAML file")->required();
-  sub.add_option("--policy", a->policy, "free policy (default: the scenario's)");
-  sub.add_option("--guard", a->guard, "guard for non-compute streams (default: the scenario's)");
-  sub.add_option("--semaphore", a->semaphore, "compute-semaphore capacity (default: the scenario's)")
-      ->check(CLI::Range(1, 1 << 20));
-  sub.add_option("--seed", a->seed, "random seed, 0 to 2^53 (default: the scenario's)");
-  sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
-  sub.add_option("--platform", a->platform_path, "platform profile JSON (from allocsim-hw calibrate)");
+  a->run.add_to(sub, "built-in name (allocsim list) or YAML file");
   sub.add_option("--bound", a->bound, "most delays per schedule (default 2)")->check(CLI::Range(0, 8));
   sub.add_flag("--no-prune", a->no_prune,
                "plain enumeration: also hold steps past steps they do not conflict with (for comparison; slow)");

@@ -21,16 +21,13 @@
 #include "allocsim/results/schedule_run.h"
 #include "allocsim/results/explore.h"
 #include "command.h"
+#include "run_flags.h"
 
 namespace {
 
 struct RunArgs {
-  std::string scenario;
-  std::string policy, guard;
-  int semaphore = 0;
-  std::uint64_t seed = 0;
-  std::vector<std::string> sets;
-  std::string json_path, trace_path, platform_path;
+  allocsim::cli::RunFlags run;
+  std::string json_path, trace_path;
   bool no_races = false;
   bool fail_on_race = false;
   std::size_t findings = 3;
@@ -43,7 +40,7 @@ struct RunArgs {
 /// `--samples N`: N runs under the platform file's spread; prints the per-execution probabilities.
 int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const allocsim::Scenario& scenario) {
   if (!a.trace_path.empty()) throw allocsim::RunInputError("--trace records one run: leave out --samples");
-  const allocsim::PlatformSpread spread = allocsim::spread_for_samples(a.platform_path);
+  const allocsim::PlatformSpread spread = allocsim::spread_for_samples(a.run.platform_path);
   const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   using Meter = allocsim::results::ProgressMeter;
   const Meter::Style style = Meter::style_named(a.progress);
@@ -62,14 +59,7 @@ int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const alloc
 }
 
 int run(const RunArgs& a, const CLI::App& sub) {
-  allocsim::RunConfig config;
-  config.scenario = a.scenario;
-  config.policy = a.policy;
-  config.guard = a.guard;
-  if (sub.count("--semaphore")) config.semaphore = a.semaphore;
-  if (sub.count("--seed")) config.seed = a.seed;
-  config.sets = allocsim::set_params(allocsim::parse_set_items(a.sets));
-  if (!a.platform_path.empty()) config.platform_file = a.platform_path;
+  allocsim::RunConfig config = a.run.config(sub);
   config.detect_races = !a.no_races;
   config.max_findings = std::max<std::size_t>(20, a.findings);
   allocsim::check_output_path(a.json_path, "--json");
@@ -120,19 +110,10 @@ int run(const RunArgs& a, const CLI::App& sub) {
 
 allocsim::cli::RunFn setup_run(CLI::App& sub) {
   auto a = std::make_shared<RunArgs>();
-  sub.add_option("SCENARIO", a->scenario, "built-in name (allocsim list), YAML file, PyTorch snapshot JSON, or JAX profile (*.xplane.pb[.gz] or its directory)")
-      ->required();
-  sub.add_option("--policy", a->policy, "free policy (default: the scenario's)");
-  sub.add_option("--guard", a->guard, "guard for non-compute streams (default: the scenario's)");
-  sub.add_option("--semaphore", a->semaphore, "compute-semaphore capacity (default: the scenario's)")
-      ->check(CLI::Range(1, 1 << 20));
-  sub.add_option("--seed", a->seed,
-                 "random seed, 0 to 2^53; also draws the sizes a scenario draws while loading "
-                 "(default: the scenario's)");
-  sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
+  a->run.add_to(sub, "built-in name (allocsim list), YAML file, PyTorch snapshot JSON, or JAX profile "
+                    "(*.xplane.pb[.gz] or its directory)");
   sub.add_option("--json", a->json_path, "write the result object (docs/design.md section 6) to FILE");
   sub.add_option("--trace", a->trace_path, "write a Perfetto / Chrome trace JSON timeline to FILE");
-  sub.add_option("--platform", a->platform_path, "platform profile JSON (from allocsim-hw calibrate)");
   sub.add_option("--schedule", a->schedule_path,
                  "replay a schedule file (allocsim explore --witness): its run with its delays; flags may only repeat its values");
   sub.add_flag("--no-races", a->no_races, "turn the race detector off (faster; races are not counted)");
