@@ -15,6 +15,9 @@ struct Command {
   const char* summary;
   std::function<RunFn(CLI::App& sub)> setup;
   int order;  // position in --help
+  // Runs its jobs on the job farm (results/job_farm.h): under mpirun every rank runs it, rank 0
+  // writing the output and the others serving jobs. Other commands run on rank 0 only.
+  bool farm = false;
 };
 
 std::vector<Command>& commands();
