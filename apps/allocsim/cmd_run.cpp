@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "allocsim/results/atomic_file.h"
+#include "allocsim/results/job_farm.h"
 #include "allocsim/results/perfetto_writer.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/result_json.h"
@@ -41,11 +41,14 @@ struct RunArgs {
 int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const allocsim::Scenario& scenario) {
   if (!a.trace_path.empty()) throw allocsim::RunInputError("--trace records one run: leave out --samples");
   const allocsim::PlatformSpread spread = allocsim::spread_for_samples(a.run.platform_path);
-  const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  allocsim::results::JobFarm& farm = allocsim::results::JobFarm::get();
+  if (a.jobs > 0) farm.set_threads(unsigned(a.jobs));
   using Meter = allocsim::results::ProgressMeter;
-  const Meter::Style style = Meter::style_named(a.progress);
+  const Meter::Style style = farm.is_collector() ? Meter::style_named(a.progress) : Meter::Style::Off;
   Meter meter(std::size_t(a.samples), 0, std::cerr, style, "samples", "samples");
-  const allocsim::SampleSet s = allocsim::run_samples(scenario, config, spread, a.samples, jobs, &meter);
+  const std::optional<allocsim::SampleSet> set = allocsim::run_samples(scenario, config, spread, a.samples, farm, &meter);
+  if (!set) return 0;  // a worker rank: it served the collector's samples
+  const allocsim::SampleSet& s = *set;
   meter.finish();
   std::cout << allocsim::format_samples(s);
   if (!a.json_path.empty()) {
@@ -72,6 +75,8 @@ int run(const RunArgs& a, const CLI::App& sub) {
 
   const allocsim::Scenario scenario = allocsim::load_for_run(config);
   if (a.samples > 0) return run_sampled(a, config, scenario);
+  // One run is rank 0's alone; under mpirun the other ranks have nothing to serve.
+  if (!allocsim::results::JobFarm::get().is_collector()) return 0;
   std::vector<allocsim::StepHold> holds;
   if (schedule) {
     try {
@@ -123,7 +128,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
                  "play the program N times, each cost drawn from the --platform file's spread: per-execution "
                  "corruption probabilities with intervals, peak and blocking distributions")
       ->check(CLI::Range(1, 10'000'000));
-  sub.add_option("--jobs", a->jobs, "threads for --samples (default: every core; output is the same for any)")
+  sub.add_option("--jobs", a->jobs, "threads for --samples per process (default: every core; under mpirun 1 per rank); output is the same for any")
       ->check(CLI::Range(1, 1024));
   sub.add_option("--progress", a->progress, "with --samples, on stderr: auto (bar on a terminal, lines otherwise), bar, lines or off")
       ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));
@@ -136,6 +141,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       "  allocsim run my-scenario.yaml --platform h200-calibrated.json\n"
       "  allocsim run conv-autotune --samples 1000 --platform results/hw/h200/calibration.json\n"
       "  allocsim run seed-repro --schedule witness.json --trace witness.trace.json\n"
+      "With --samples under mpirun (or srun) every rank runs samples; rank 0 prints and writes.\n"
       "Exit status: 0 ok, 1 races found (only with --fail-on-race), 2 bad input.");
   const CLI::App* subp = &sub;
   // Bad input (ScenarioError, RunInputError, FileWriteError) reaches main(), which prints it and
@@ -145,4 +151,4 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
 
 }  // namespace
 
-ALLOCSIM_COMMAND("run", "Run one scenario under one free policy and guard", setup_run, 20);
+ALLOCSIM_COMMAND("run", "Run one scenario under one free policy and guard", setup_run, 20, true);

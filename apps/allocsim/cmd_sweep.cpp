@@ -4,7 +4,8 @@
 // instead plays the program N times with costs drawn from the --platform file's spread
 // (sweep_sampled.h) and DIR also gets samples.csv. Exit status: 0 ok; 2 bad input (unknown
 // scenario, policy or guard, bad --set, --samples without a spread, DIR holding another sweep
-// without --force, unwritable DIR).
+// without --force, unwritable DIR); 3 some jobs failed. Under mpirun every rank runs this command:
+// rank 0 writes DIR and the report, the others serve jobs (job_farm.h).
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "allocsim/results/atomic_file.h"
+#include "allocsim/results/job_farm.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/report.h"
 #include "allocsim/results/resolve.h"
@@ -33,7 +35,8 @@ struct SweepArgs {
   int samples = 0;  // > 0: a sampled sweep (sweep_sampled.h)
   unsigned jobs = 0;
   std::vector<std::string> sets;
-  bool force = false, no_report = false, no_plots = false;
+  std::string shard;  // "INDEX/COUNT", "" = the whole sweep
+  bool force = false, merge = false, no_report = false, no_plots = false;
 };
 
 std::vector<std::string> split_list(const std::string& text, const char* flag) {
@@ -146,9 +149,14 @@ int run(const SweepArgs& a) {
       [](const allocsim::HostOp& op) { return op.kind == allocsim::HostOpKind::BeginExecution; }));
 
   res::SweepOptions options;
+  res::JobFarm& farm = res::JobFarm::get();
+  options.farm = &farm;
   options.threads = a.jobs;
   options.force = a.force;
   options.progress = parse_progress(a.progress);
+  if (!a.shard.empty()) options.shard = res::parse_shard(a.shard);
+  options.merge = a.merge;
+  if (options.merge && options.shard.active()) throw res::SweepError("--merge and --shard: give one of them");
   auto config_of = [&](const res::SweepJob& j) {
     allocsim::RunConfig config = base;
     config.policy = j.policy;
@@ -160,19 +168,26 @@ int run(const SweepArgs& a) {
   const std::filesystem::path dir = a.out;
   res::SweepOutcome outcome;
   if (spec.samples > 0) {
-    auto point = [&](const res::SweepJob& j, int threads, res::ProgressMeter* meter) {
-      return allocsim::run_samples(scenario, config_of(j), spread, spec.samples, threads, meter);
-    };
-    outcome = res::run_sampled_sweep(spec, dir, point, options);
+    auto sample = [&](const res::SweepJob& j, int i) { return allocsim::run_sample(scenario, config_of(j), spread, i); };
+    outcome = res::run_sampled_sweep(spec, dir, sample, options);
+    if (!outcome.collector) return 0;  // a worker rank: it served the collector's samples
     std::cerr << "sweep: " << outcome.total << " points x " << spec.samples << " samples (" << outcome.ran
               << " points run now, " << outcome.reused << " resumed from " << (dir / "jobs").string() << ")\n";
   } else {
     auto job = [&](const res::SweepJob& j) { return allocsim::run_one(*per_seed.get(j.seed), config_of(j)); };
     outcome = res::run_sweep(spec, dir, job, options);
+    if (!outcome.collector) return 0;  // a worker rank: it served the collector's jobs
     std::cerr << "sweep: " << outcome.total << " runs (" << outcome.ran << " run now, " << outcome.reused
               << " resumed from " << (dir / "jobs").string() << ")\n";
   }
 
+  if (!outcome.outputs) {  // a shard: its records only
+    std::cout << "shard     " << a.shard << ": " << outcome.ran << " " << (spec.samples > 0 ? "points" : "runs")
+              << " recorded in " << (dir / "jobs").string()
+              << "\n          once every shard has run: the same command with --merge instead of --shard\n";
+    return 0;
+  }
+  if (farm.ranks() > 1) std::cerr << "sweep: on " << farm.ranks() << " MPI ranks\n";
   res::ReportInput input{spec, outcome.results, false, {}, outcome.samples};
   const res::MemorySeries series = record_series(scenario, spec, base, res::pick_plot_guard(input));
   allocsim::write_file_atomically((dir / "memory_series.json").string(), res::memory_series_json(series));
@@ -205,7 +220,11 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
                  "interval (any execution and each), peak in-use and host blocking median/p95/max")
       ->check(CLI::Range(1, 10'000'000));
   sub.add_option("--out", a->out, "output folder (created; re-running into it resumes)")->required();
-  sub.add_option("--jobs,-j", a->jobs, "parallel runs; with --samples, each point's samples in parallel (default: all cores; output is the same for any)")->check(CLI::Range(1u, 4096u));
+  sub.add_option("--jobs,-j", a->jobs, "parallel runs (with --samples: samples) per process (default: all cores; under mpirun: 1 per rank); output is the same for any")->check(CLI::Range(1u, 4096u));
+  sub.add_option("--shard", a->shard,
+                 "INDEX/COUNT: run only the jobs (with --samples: points) whose index is INDEX mod COUNT and record them in OUT, "
+                 "for job arrays without MPI; then --merge");
+  sub.add_flag("--merge", a->merge, "run nothing: write the results and report from the records the shards left in OUT (every one must be there)");
   sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
   sub.add_flag("--force", a->force, "discard every run recorded in OUT (also needed when OUT holds a different sweep) and start over");
   sub.add_option("--progress", a->progress, "auto (bar on a terminal, lines otherwise), bar, lines or off");
@@ -220,26 +239,23 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
       "Output: OUT/results.csv, OUT/results.json, OUT/report.md (+ PNG plots); OUT/jobs/ holds one record per\n"
       "finished run (with --samples: per point) so an interrupted sweep resumes where it stopped. With --samples,\n"
       "results.csv has one row per sample and OUT/samples.csv one per point (corruption rates with intervals).\n"
-      "Exit status: 0 ok, 2 bad input.");
+      "On a cluster: mpirun -np N allocsim sweep ... (or srun) spreads the jobs over the ranks, same files;\n"
+      "without MPI, run --shard 0/N .. N-1/N into one OUT, then --merge (README: Running on a cluster).\n"
+      "Exit status: 0 ok, 2 bad input, 3 some jobs failed (each named; the rest are recorded: re-run to resume).");
   return [a]() -> int {
     try {
       return run(*a);
-    } catch (const allocsim::ScenarioError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const allocsim::RunInputError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const res::SweepError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const res::ReportError& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
-    } catch (const std::exception& e) {
-      std::cerr << "allocsim: error: " << e.what() << "\n";
+    } catch (const res::SweepJobsFailed& e) {
+      if (res::JobFarm::get().is_collector()) std::cerr << "allocsim: error: " << e.what();
+      return 3;
+    } catch (const std::exception& e) {  // bad input: scenario, --set, spec, DIR, report
+      if (res::JobFarm::get().is_collector()) std::cerr << "allocsim: error: " << e.what() << "\n";
+      return 2;
     }
-    return 2;
   };
 }
 
 }  // namespace
 
 ALLOCSIM_COMMAND("sweep", "Run policies x guards x semaphore capacities x seeds; write results and the report",
-                 setup_sweep, 30);
+                 setup_sweep, 30, true);

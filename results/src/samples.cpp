@@ -2,14 +2,15 @@
 #include "allocsim/results/samples.h"
 
 #include <algorithm>
-#include <atomic>
+#include <boost/json.hpp>
 #include <set>
-#include <thread>
+#include <stdexcept>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/execution_units.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/runner.h"
+#include "allocsim/results/sweep_record.h"
 #include "report_format.h"
 
 namespace allocsim {
@@ -35,49 +36,93 @@ std::string rate(int k, int n) {
 
 }  // namespace
 
+SampleRun run_sample(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread, int sample) {
+  RunResult r = run_one(scenario, config, {}, [&](SimOptions& o) {
+    o.seed = seeds::nth(o.seed, std::uint64_t(sample));
+    o.spread = spread.empty() ? nullptr : &spread;
+    o.max_findings = std::size_t(1) << 30;  // every manifest finding, to attribute each
+  });
+  const ExecutionUnits units = execution_units(scenario.program);
+  SampleRun s;
+  s.executions = units.units;
+  for (int e : manifest_units(units, r.findings)) s.manifest_executions.push_back(e);
+  std::vector<Finding>().swap(r.findings);  // attributed; up to every finding of a run, not kept
+  s.result = std::move(r);
+  return s;
+}
+
+std::string sample_run_text(const SampleRun& s) {
+  std::string out = "{\"executions\":" + std::to_string(s.executions) + ",\"manifest\":[";
+  for (std::size_t i = 0; i < s.manifest_executions.size(); ++i)
+    out += (i ? "," : "") + std::to_string(s.manifest_executions[i]);
+  return out + "],\"result\":" + results::run_result_json(s.result) + "}";
+}
+
+SampleRun sample_run_from_text(const std::string& text) {
+  boost::system::error_code ec;
+  const boost::json::value v = boost::json::parse(text, ec);
+  const boost::json::object* o = ec ? nullptr : v.if_object();
+  const boost::json::value* execs = o ? o->if_contains("executions") : nullptr;
+  const boost::json::value* manifest = o ? o->if_contains("manifest") : nullptr;
+  const boost::json::value* result = o ? o->if_contains("result") : nullptr;
+  if (!execs || !execs->is_int64() || !manifest || !manifest->is_array() || !result)
+    throw std::runtime_error("not a sample: " + text.substr(0, 80));
+  SampleRun s;
+  s.executions = int(execs->as_int64());
+  for (const boost::json::value& e : manifest->as_array()) s.manifest_executions.push_back(int(e.as_int64()));
+  std::string error;
+  auto r = results::run_result_from_json(boost::json::serialize(*result), &error);
+  if (!r) throw std::runtime_error("not a sample's result: " + error);
+  s.result = std::move(*r);
+  return s;
+}
+
+SampleSet assemble_samples(std::vector<SampleRun>&& runs) {
+  if (runs.empty()) throw RunInputError("--samples must be at least 1");
+  SampleSet s;
+  s.samples = int(runs.size());
+  s.executions = runs[0].executions;
+  s.manifest_by_execution.assign(std::size_t(s.executions), 0);
+  const RunResult& first = runs[0].result;
+  s.scenario = first.scenario, s.policy = first.policy, s.guard = first.guard;
+  s.semaphore = first.semaphore;
+  s.first_seed = first.seed;
+  for (SampleRun& r : runs) {
+    for (int e : r.manifest_executions) ++s.manifest_by_execution[std::size_t(e)];
+    s.samples_with_manifest += r.manifest_executions.empty() ? 0 : 1;
+    s.runs.push_back(std::move(r.result));
+  }
+  return s;
+}
+
+std::optional<SampleSet> run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread,
+                                     int samples, results::JobFarm& farm, results::ProgressMeter* progress) {
+  if (samples < 1) throw RunInputError("--samples must be at least 1");
+  const results::JobHandler handler = [&](std::size_t i, const std::string&) {
+    return sample_run_text(run_sample(scenario, config, spread, int(i)));
+  };
+  if (!farm.is_collector()) {
+    farm.serve(handler);
+    return std::nullopt;
+  }
+  std::vector<SampleRun> runs(static_cast<std::size_t>(samples));
+  results::FarmRun job;
+  for (int i = 0; i < samples; ++i) job.todo.push_back(std::size_t(i));
+  job.progress = progress;
+  const std::vector<results::JobFailure> failed =
+      farm.run(job, handler, [&](std::size_t i, std::string&& payload) { runs[i] = sample_run_from_text(payload); });
+  // The same bad input fails every sample: report the first.
+  if (!failed.empty())
+    throw RunInputError("sample " + std::to_string(failed[0].index) +
+                        (failed[0].rank > 0 ? " (rank " + std::to_string(failed[0].rank) + ")" : "") + ": " +
+                        failed[0].what);
+  return assemble_samples(std::move(runs));
+}
+
 SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread, int samples,
                       int jobs, results::ProgressMeter* progress) {
-  if (samples < 1) throw RunInputError("--samples must be at least 1");
-  std::vector<RunResult> results(static_cast<std::size_t>(samples));
-  std::vector<std::string> errors(static_cast<std::size_t>(samples));
-  std::atomic<int> next{0};
-  auto worker = [&] {
-    for (int i = next++; i < samples; i = next++) {
-      try {
-        results[std::size_t(i)] = run_one(scenario, config, {}, [&](SimOptions& o) {
-          o.seed = seeds::nth(o.seed, std::uint64_t(i));
-          o.spread = spread.empty() ? nullptr : &spread;
-          o.max_findings = std::size_t(1) << 30;  // every manifest finding, to attribute each
-        });
-      } catch (const std::exception& e) {
-        errors[std::size_t(i)] = e.what();
-      }
-      if (progress) progress->tick();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::max(1, std::min(jobs, samples)); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  for (const std::string& e : errors)
-    if (!e.empty()) throw RunInputError(e);  // the same bad input fails every sample: report the first
-
-  const ExecutionUnits units = execution_units(scenario.program);
-  SampleSet s;
-  s.samples = samples;
-  s.executions = units.units;
-  s.manifest_by_execution.assign(std::size_t(units.units), 0);
-  s.scenario = results[0].scenario, s.policy = results[0].policy, s.guard = results[0].guard;
-  s.semaphore = results[0].semaphore;
-  s.first_seed = results[0].seed;
-  for (RunResult& r : results) {
-    const std::set<int> hit = manifest_units(units, r.findings);
-    for (int e : hit) ++s.manifest_by_execution[std::size_t(e)];
-    s.samples_with_manifest += hit.empty() ? 0 : 1;
-    std::vector<Finding>().swap(r.findings);  // attributed; up to every finding of a run, not kept
-  }
-  s.runs = std::move(results);
-  return s;
+  const std::unique_ptr<results::JobFarm> farm = results::make_thread_farm(unsigned(std::max(1, jobs)));
+  return *run_samples(scenario, config, spread, samples, *farm, progress);
 }
 
 PlatformSpread spread_for_samples(const std::string& platform_path) {

@@ -3,13 +3,10 @@
 // order (see sweep.h for the contract).
 #include "allocsim/results/sweep.h"
 
-#include <atomic>
 #include <boost/json.hpp>
-#include <exception>
+#include <cstdlib>
 #include <iostream>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/results/progress.h"
@@ -29,6 +26,21 @@ std::vector<SweepJob> expand_jobs(const SweepSpec& spec) {
         for (int s = 0; s < spec.seeds; ++s)
           jobs.push_back({jobs.size(), p, g, sem, seeds::nth(spec.base_seed, std::uint64_t(s))});
   return jobs;
+}
+
+SweepShard parse_shard(const std::string& text) {
+  SweepShard s;
+  const auto slash = text.find('/');
+  char* end = nullptr;
+  const long index = slash == std::string::npos ? -1 : std::strtol(text.c_str(), &end, 10);
+  const bool index_ok = slash != std::string::npos && end == text.c_str() + slash;
+  const long count = index_ok ? std::strtol(text.c_str() + slash + 1, &end, 10) : 0;
+  if (!index_ok || end != text.c_str() + text.size() || slash + 1 == text.size() || index < 0 || count < 1 ||
+      index >= count || count > 1'000'000)
+    throw SweepError("--shard: expected INDEX/COUNT with 0 <= INDEX < COUNT (e.g. 0/4), got '" + text + "'");
+  s.index = int(index);
+  s.count = int(count);
+  return s;
 }
 
 std::string sweep_manifest_json(const SweepSpec& spec) {
@@ -59,12 +71,10 @@ std::string record_text(std::size_t index, const RunResult& r) {
   return "{\"index\":" + std::to_string(index) + ",\"result\":" + run_result_json(r) + "}\n";
 }
 
-/// A recorded job, if its record exists, parses, and belongs to this job (anything else is rerun).
-std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, const std::string& scenario) {
-  auto text = detail::read_whole_file(detail::record_path(dir, job.index));
-  if (!text) return std::nullopt;
+/// A job's record, if `text` is one and belongs to this job (anything else is rerun).
+std::optional<RunResult> parse_record(const std::string& text, const SweepJob& job, const std::string& scenario) {
   boost::system::error_code ec;
-  json::value v = json::parse(*text, ec);
+  json::value v = json::parse(text, ec);
   if (ec || !v.is_object()) return std::nullopt;
   const auto& o = v.as_object();
   auto idx = o.find("index");
@@ -79,63 +89,60 @@ std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, c
   return r;
 }
 
+/// The recorded job, if DIR has its record (see parse_record).
+std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, const std::string& scenario) {
+  auto text = detail::read_whole_file(detail::record_path(dir, job.index));
+  return text ? parse_record(*text, job, scenario) : std::nullopt;
+}
+
 }  // namespace
 
 SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& run_job,
                        const SweepOptions& options) {
   detail::validate_spec(spec);
   if (spec.samples > 0) throw SweepError("sweep: a sampled sweep (--samples) runs through run_sampled_sweep");
-  detail::claim_dir(dir, spec, options.force);
   const auto jobs = expand_jobs(spec);
-
+  const JobHandler handler = [&](std::size_t index, const std::string&) {
+    const SweepJob& job = jobs.at(index);
+    RunResult r = run_job(job);
+    // The job's identity is the sweep's, whatever the job function filled in.
+    r.scenario = spec.scenario;
+    r.policy = job.policy;
+    r.guard = job.guard;
+    r.semaphore = job.semaphore;
+    r.seed = job.seed;
+    return record_text(job.index, r);
+  };
+  detail::FarmChoice farm(options);
   SweepOutcome out;
+  if (!farm->is_collector()) {
+    farm->serve(handler);
+    out.collector = out.outputs = false;
+    return out;
+  }
+  detail::claim_dir(dir, spec, options);
   out.total = jobs.size();
   std::vector<std::optional<RunResult>> slots;
-  const std::vector<std::size_t> todo =
+  const std::vector<std::size_t> missing =
       detail::reuse_records(jobs, slots, [&](const SweepJob& j) { return load_record(dir, j, spec.scenario); });
-  out.reused = jobs.size() - todo.size();
+  out.reused = jobs.size() - missing.size();
 
-  unsigned threads = detail::thread_count(options);
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(todo.size(), 1)));
   ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
                       detail::pick_style(options.progress));
-
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> abort{false};
-  std::mutex error_mu;
-  std::exception_ptr first_error;
-  auto worker = [&] {
-    while (!abort) {
-      std::size_t k = next++;
-      if (k >= todo.size()) break;
-      const SweepJob& job = jobs[todo[k]];
-      try {
-        RunResult r = run_job(job);
-        // The job's identity is the sweep's, whatever the job function filled in.
-        r.scenario = spec.scenario;
-        r.policy = job.policy;
-        r.guard = job.guard;
-        r.semaphore = job.semaphore;
-        r.seed = job.seed;
-        detail::write_whole_file(detail::record_path(dir, job.index), record_text(job.index, r));
-        slots[job.index] = std::move(r);  // distinct element per job: no lock needed
-        meter.tick();
-      } catch (...) {
-        std::lock_guard lock(error_mu);
-        if (!first_error) first_error = std::current_exception();
-        abort = true;
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-  }
-  if (first_error) std::rethrow_exception(first_error);
+  FarmRun run{detail::jobs_to_run(missing, options), {}, &meter};
+  const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t index, std::string&& record) {
+    detail::write_whole_file(detail::record_path(dir, index), record);
+    slots[index] = parse_record(record, jobs[index], spec.scenario);  // as a resumed run reads it
+  });
   meter.finish();
+  out.ran = run.todo.size() - failed.size();
+  detail::throw_if_failed(failed, dir, [&](std::size_t i) { return detail::describe_job(jobs.at(i)); });
+  if (options.shard.active()) {
+    out.outputs = false;
+    return out;
+  }
 
   for (auto& s : slots) out.results.push_back(std::move(*s));
-  out.ran = todo.size();
   detail::write_whole_file(dir / "results.csv", sweep_csv_text(out.results));
   detail::write_whole_file(dir / "results.json", detail::results_json_text(spec, out.results));
   return out;

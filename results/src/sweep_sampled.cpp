@@ -6,7 +6,7 @@
 #include <boost/json.hpp>
 #include <iostream>
 #include <optional>
-#include <thread>
+#include <map>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/results/sweep_record.h"
@@ -66,10 +66,8 @@ std::optional<Point> load_record(const fs::path& dir, const SweepJob& job, const
 
 /// The point's samples with the sweep's identity, whatever the job function filled in (as
 /// run_sweep does for a job's run), summarised.
-Point finish_point(SampleSet set, const SweepSpec& spec, const SweepJob& job) {
-  if (set.runs.size() != std::size_t(spec.samples) || set.samples != spec.samples)
-    throw SweepError("sweep: point " + std::to_string(job.index) + " returned " + std::to_string(set.runs.size()) +
-                     " samples, expected " + std::to_string(spec.samples));
+Point finish_point(std::vector<SampleRun>&& runs, const SweepSpec& spec, const SweepJob& job) {
+  SampleSet set = assemble_samples(std::move(runs));
   set.scenario = spec.scenario;
   set.policy = job.policy;
   set.guard = job.guard;
@@ -90,33 +88,59 @@ Point finish_point(SampleSet set, const SweepSpec& spec, const SweepJob& job) {
 
 }  // namespace
 
-SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const SampledJobFn& run_point,
+SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const SampleJobFn& run_sample,
                                const SweepOptions& options) {
   detail::validate_spec(spec);
   if (spec.samples < 1) throw SweepError("sweep: a sampled sweep needs --samples >= 1");
-  detail::claim_dir(dir, spec, options.force);
   const auto points = expand_jobs(spec);
-
+  const std::size_t per_point = std::size_t(spec.samples);
+  // Job j is sample j % samples of point j / samples.
+  const JobHandler handler = [&](std::size_t j, const std::string&) {
+    return sample_run_text(run_sample(points.at(j / per_point), int(j % per_point)));
+  };
+  detail::FarmChoice farm(options);
   SweepOutcome out;
+  if (!farm->is_collector()) {
+    farm->serve(handler);
+    out.collector = out.outputs = false;
+    return out;
+  }
+  detail::claim_dir(dir, spec, options);
   out.total = points.size();
   std::vector<std::optional<Point>> slots;
-  const std::vector<std::size_t> todo =
+  const std::vector<std::size_t> missing =
       detail::reuse_records(points, slots, [&](const SweepJob& j) { return load_record(dir, j, spec); });
-  out.reused = points.size() - todo.size();
+  out.reused = points.size() - missing.size();
+  const std::vector<std::size_t> mine = detail::jobs_to_run(missing, options);
 
-  const int threads = int(detail::thread_count(options));
-  const std::size_t per_point = std::size_t(spec.samples);
   ProgressMeter meter(points.size() * per_point, out.reused * per_point,
                       options.progress_out ? *options.progress_out : std::cerr, detail::pick_style(options.progress),
                       "sweep", "samples");
-  for (std::size_t k : todo) {
-    const SweepJob& job = points[k];
-    Point p = finish_point(run_point(job, threads, &meter), spec, job);
-    detail::write_whole_file(detail::record_path(dir, job.index), record_text(job.index, p));
-    slots[job.index] = std::move(p);
-  }
+  FarmRun run;
+  run.progress = &meter;
+  for (std::size_t p : mine)
+    for (std::size_t i = 0; i < per_point; ++i) run.todo.push_back(p * per_point + i);
+  std::map<std::size_t, std::pair<std::size_t, std::vector<SampleRun>>> open;  // point -> (samples in, samples)
+  const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t j, std::string&& text) {
+    const std::size_t p = j / per_point;
+    auto& [in, runs] = open[p];
+    if (runs.empty()) runs.resize(per_point);
+    runs[j % per_point] = sample_run_from_text(text);
+    if (++in < per_point) return;
+    Point done = finish_point(std::move(runs), spec, points[p]);
+    open.erase(p);
+    detail::write_whole_file(detail::record_path(dir, p), record_text(p, done));
+    slots[p] = std::move(done);
+    ++out.ran;
+  });
   meter.finish();
-  out.ran = todo.size();
+  detail::throw_if_failed(failed, dir, [&](std::size_t j) {
+    return detail::describe_job(points[j / per_point]) + ", sample " + std::to_string(j % per_point);
+  });
+  if (options.shard.active()) {
+    out.outputs = false;
+    return out;
+  }
 
   for (auto& s : slots) {
     out.samples.push_back(std::move(s->summary));

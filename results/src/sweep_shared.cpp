@@ -32,7 +32,10 @@ void validate_spec(const SweepSpec& spec) {
     throw SweepError("sweep: --samples replaces --seeds (sample i runs with the scenario's seed + i): give one of them");
 }
 
-void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
+void claim_dir(const fs::path& dir, const SweepSpec& spec, const SweepOptions& options) {
+  const bool force = options.force;
+  if (force && (options.shard.active() || options.merge))
+    throw SweepError("sweep: --force cannot go with --shard or --merge (it would discard the other shards' records)");
   std::error_code ec;
   fs::create_directories(dir / "jobs", ec);
   if (ec) throw SweepError("sweep: cannot create " + (dir / "jobs").string() + ": " + ec.message());
@@ -49,7 +52,9 @@ void claim_dir(const fs::path& dir, const SweepSpec& spec, bool force) {
     fs::create_directories(dir / "jobs", ec);
     if (ec) throw SweepError("sweep: cannot reset " + (dir / "jobs").string() + ": " + ec.message());
   }
-  // Leftovers of writes interrupted mid-way are never valid records.
+  // Leftovers of writes interrupted mid-way are never valid records. Not while shards share DIR:
+  // another shard's write may be in flight (leftovers are never read as records anyway).
+  if (!options.shard.active() && !options.merge)
   for (const auto& e : fs::directory_iterator(dir / "jobs", ec))
     if (const auto name = e.path().filename().string();
         name.find(".tmp.") != std::string::npos || name.find(".tmp-") != std::string::npos)
@@ -74,6 +79,33 @@ std::string results_json_text(const SweepSpec& spec, const std::vector<RunResult
     out += "]";
   }
   return out + "}\n";
+}
+
+std::vector<std::size_t> jobs_to_run(const std::vector<std::size_t>& missing, const SweepOptions& options) {
+  if (options.merge) {
+    if (missing.empty()) return {};
+    std::string list;
+    for (std::size_t i = 0; i < missing.size() && i < 10; ++i) list += (i ? ", " : "") + std::to_string(missing[i]);
+    throw SweepError("sweep --merge: " + std::to_string(missing.size()) + " job(s) have no record yet (" + list +
+                     (missing.size() > 10 ? ", ..." : "") + "): run their shards first");
+  }
+  std::vector<std::size_t> mine;
+  for (std::size_t i : missing)
+    if (i % std::size_t(options.shard.count) == std::size_t(options.shard.index)) mine.push_back(i);
+  return mine;
+}
+
+std::string describe_job(const SweepJob& job) {
+  return "policy " + job.policy + ", guard " + job.guard + ", semaphore " + std::to_string(job.semaphore) + ", seed " +
+         std::to_string(job.seed);
+}
+
+void throw_if_failed(const std::vector<JobFailure>& failed, const fs::path& dir,
+                     const std::function<std::string(std::size_t)>& describe) {
+  if (failed.empty()) return;
+  throw SweepJobsFailed("sweep: " + std::to_string(failed.size()) + " job(s) failed; every other job finished and is recorded in " +
+                        (dir / "jobs").string() + " (re-run to resume):\n" +
+                        format_failures(failed, describe));
 }
 
 ProgressMeter::Style pick_style(ProgressStyle s) {

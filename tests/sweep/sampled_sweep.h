@@ -33,8 +33,7 @@ struct SampledPoints {
   int samples;
   explicit SampledPoints(int n) : samples(n) {}
 
-  /// The point's samples, as the CLI's job function runs them.
-  SampleSet operator()(const results::SweepJob& j, int threads, results::ProgressMeter* meter) const {
+  RunConfig config(const results::SweepJob& j) const {
     RunConfig c;
     c.scenario = "seed-repro";
     c.platform_file = kSpreadPlatform;
@@ -42,7 +41,13 @@ struct SampledPoints {
     c.guard = j.guard;
     c.semaphore = j.semaphore;
     c.seed = j.seed;
-    return run_samples(scenario, c, spread, samples, threads, meter);
+    return c;
+  }
+  /// Sample i of the point, as the CLI's job function runs it.
+  SampleRun operator()(const results::SweepJob& j, int i) const { return run_sample(scenario, config(j), spread, i); }
+  /// The whole point on its own (run_samples), to compare a sweep's point with.
+  SampleSet alone(const results::SweepJob& j, int threads) const {
+    return run_samples(scenario, config(j), spread, samples, threads);
   }
 };
 

@@ -99,24 +99,32 @@ TEST_CASE("resume: deleted and truncated job records are re-run, nothing else") 
   fs::remove_all(reference);
 }
 
-TEST_CASE("resume after a job failed part-way: finished records are kept") {
+TEST_CASE("a failed job is named, every other job finishes and is recorded, a re-run resumes") {
   auto spec = test::fake_spec();
   auto dir = fresh_dir("fail");
   std::atomic<int> calls{0};
   auto failing = [&](const results::SweepJob& j) {
-    if (j.index == 9) throw std::runtime_error("simulated crash");
+    if (j.index == 9) throw std::runtime_error("simulated failure");
     ++calls;
     return test::fake_run(j);
   };
-  CHECK_THROWS_WITH(results::run_sweep(spec, dir, failing, quiet(1)), "simulated crash");
+  const auto jobs = results::expand_jobs(spec);
+  try {
+    results::run_sweep(spec, dir, failing, quiet(2));
+    FAIL("no SweepJobsFailed");
+  } catch (const results::SweepJobsFailed& e) {
+    const std::string what = e.what();
+    CHECK_THAT(what, Catch::Contains("1 job(s) failed"));
+    CHECK_THAT(what, Catch::Contains("job 9 (policy " + jobs[9].policy + ", guard " + jobs[9].guard));
+    CHECK_THAT(what, Catch::Contains("simulated failure"));
+  }
   CHECK_FALSE(fs::exists(dir / "results.csv"));  // no partial outputs
-  // Single-threaded and in order: jobs 0..8 finished and were recorded before the failure.
-  for (int i = 0; i < 9; ++i) CHECK(fs::exists(dir / "jobs" / (std::to_string(i) + ".json")));
+  CHECK(std::size_t(calls) == jobs.size() - 1);
+  for (std::size_t i = 0; i < jobs.size(); ++i) CHECK(fs::exists(dir / "jobs" / (std::to_string(i) + ".json")) == (i != 9));
   Recorder rec;
   auto out = results::run_sweep(spec, dir, rec.fn(), quiet(2));
-  CHECK(out.reused == 9);
-  CHECK(rec.ran.size() == out.total - 9);
-  CHECK(*rec.ran.begin() == 9);
+  CHECK(out.reused == jobs.size() - 1);
+  CHECK(rec.ran == std::set<std::size_t>{9});
   fs::remove_all(dir);
 }
 

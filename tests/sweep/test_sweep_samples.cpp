@@ -61,7 +61,7 @@ TEST_CASE("sampled sweep: --jobs 1 and --jobs 2 write byte-identical files", "[s
   REQUIRE(out.results.size() == 4 * 24);
   const auto jobs = results::expand_jobs(spec);
   for (const auto& j : jobs) {
-    const SampleSet alone = points(j, 2, nullptr);
+    const SampleSet alone = points.alone(j, 2);
     CHECK(pretty_json(summary_to_json(out.samples[j.index])) == pretty_json(samples_to_json(alone)));
     for (std::size_t i = 0; i < 24; ++i) {
       const RunResult& r = out.results[j.index * 24 + i];
@@ -96,12 +96,12 @@ TEST_CASE("sampled sweep: resume runs only the missing or broken points, byte-id
   }
   std::mutex mu;
   std::set<std::size_t> ran;
-  auto counting = [&](const results::SweepJob& j, int threads, results::ProgressMeter* m) {
+  auto counting = [&](const results::SweepJob& j, int i) {
     {
       std::lock_guard lock(mu);
       ran.insert(j.index);
     }
-    return points(j, threads, m);
+    return points(j, i);
   };
   const auto out = results::run_sampled_sweep(spec, dir, counting, quiet(2));
   CHECK(ran == std::set<std::size_t>{1, 2});
@@ -145,12 +145,5 @@ TEST_CASE("sampled sweep: bad specs are SweepErrors", "[sweep-samples]") {
   // A sampled spec is not an unsampled sweep's.
   spec = test::sampled_spec(3);
   CHECK_THROWS_AS(results::run_sweep(spec, dir, test::fake_run, quiet(1)), results::SweepError);
-  // A point function that returns another number of samples than asked for.
-  auto short_point = [&](const results::SweepJob& j, int threads, results::ProgressMeter* m) {
-    SampleSet s = points(j, threads, m);
-    s.runs.pop_back();
-    return s;
-  };
-  CHECK_THROWS_AS(results::run_sampled_sweep(spec, dir, short_point, quiet(1)), results::SweepError);
   fs::remove_all(dir);
 }

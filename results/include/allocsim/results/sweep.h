@@ -1,12 +1,18 @@
 // A sweep: the cross product policies x guards x semaphores x seeds over one scenario, as a flat
-// list of independent jobs (one RunResult each). Keeping jobs independent and indexed means the
-// local thread runner can later be swapped for an MPI one without touching the output code.
+// list of independent jobs (one RunResult each), run on the job farm (job_farm.h): this process's
+// threads, or every MPI rank when mpirun / srun started allocsim. Only the collector (rank 0)
+// touches DIR.
 //
 // Durability: every finished job is written to DIR/jobs/<index>.json (whole or not at all) the
 // moment it finishes, and DIR/sweep.json records the arguments. Re-running into the same DIR with
 // the same arguments runs only the missing jobs; different arguments are refused unless `force`.
 // Output (results.csv / results.json) is ordered by job index, so it is the same whatever the
-// number of threads or the order jobs finished in. A sampled sweep (`--samples`), whose job is a
+// number of threads or ranks, or the order jobs finished in. A job that fails (throws, crashes) is
+// named in SweepJobsFailed once every other job has finished and been recorded.
+//
+// Sharding (job arrays without MPI): shard i of N runs the jobs whose index is i modulo N into
+// the shared DIR and writes nothing else; the merge (`merge`) runs nothing and writes the outputs
+// from the records, refusing while any is missing. A sampled sweep (`--samples`), whose job is a
 // point played N times, has its own runner with the same contract: sweep_sampled.h.
 #pragma once
 #include <cstddef>
@@ -20,6 +26,7 @@
 #include <vector>
 
 #include "allocsim/core/result.h"
+#include "allocsim/results/job_farm.h"
 #include "allocsim/results/sample_summary.h"
 
 namespace allocsim::results {
@@ -63,16 +70,34 @@ struct SweepError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Some jobs failed; every other job finished and is recorded in DIR (a re-run resumes).
+struct SweepJobsFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 enum class ProgressStyle { Auto, Bar, Lines, Off };
 
+/// `--shard INDEX/COUNT`: this process runs the jobs whose index is INDEX modulo COUNT.
+struct SweepShard {
+  int index = 0, count = 1;
+  bool active() const { return count > 1; }
+};
+/// "2/8" -> {2, 8}. Throws SweepError unless 0 <= INDEX < COUNT.
+SweepShard parse_shard(const std::string& text);
+
 struct SweepOptions {
-  unsigned threads = 0;       // 0 = all cores
+  JobFarm* farm = nullptr;    // nullptr: a farm of `threads` threads in this process
+  unsigned threads = 0;       // 0 = all cores (under MPI: per rank, default 1)
   bool force = false;         // discard DIR's job records (any sweep) and start over
   ProgressStyle progress = ProgressStyle::Auto;  // Auto: bar when stderr is a terminal
   std::ostream* progress_out = nullptr;          // default std::cerr
+  SweepShard shard;           // run only this shard's jobs, write only their records
+  bool merge = false;         // run nothing: write the outputs from DIR's records (all must be there)
 };
 
 struct SweepOutcome {
+  bool collector = true;   // false: a worker rank, which served jobs and wrote nothing
+  bool outputs = true;     // false: a shard, which wrote only its records
   std::size_t total = 0;
   std::size_t ran = 0;     // jobs run by this call
   std::size_t reused = 0;  // jobs found already recorded in DIR
@@ -81,8 +106,8 @@ struct SweepOutcome {
 };
 
 /// Runs what is missing, then writes DIR/results.csv and DIR/results.json.
-/// Throws SweepError on bad input / mismatched DIR; rethrows the first exception a job threw
-/// (jobs finished before it stay recorded, so a re-run resumes).
+/// Throws SweepError on bad input / mismatched DIR / a merge with records missing, and
+/// SweepJobsFailed when jobs failed (naming each; the others finished and are recorded).
 SweepOutcome run_sweep(const SweepSpec& spec, const std::filesystem::path& dir, const JobFn& run_job,
                        const SweepOptions& options = {});
 

@@ -4,8 +4,8 @@
 // interval, by execution and over all, and the distributions of peak in-use and host blocking,
 // instead of the 0 or 1 of one timing.
 //
-// Points run one after another and each point's samples run on every thread: samples are the many
-// equal pieces of work, while a sweep may have fewer points than cores. DIR follows run_sweep's
+// Each sample is a job of the farm (threads, or MPI ranks): samples are the many equal pieces of
+// work, while a sweep may have fewer points than cores. DIR follows run_sweep's
 // contract (sweep.h): one record per point under DIR/jobs (its summary and its samples' runs),
 // resume runs only the missing points, --force starts over. Outputs: results.csv / results.json
 // with one run per sample (point-major, then sample), results.json's `samples` and samples.csv with
@@ -20,15 +20,15 @@
 
 namespace allocsim::results {
 
-/// Runs one point's spec.samples samples on `threads` threads, ticking `progress` once per sample
-/// (run_samples with the point's policy, guard, semaphore and seed). Deterministic per point.
-using SampledJobFn = std::function<SampleSet(const SweepJob& point, int threads, ProgressMeter* progress)>;
+/// Runs sample `sample` of a point (run_sample with the point's policy, guard, semaphore and seed).
+/// Deterministic per point and sample; called from any thread or rank.
+using SampleJobFn = std::function<SampleRun(const SweepJob& point, int sample)>;
 
 /// Runs the missing points, then writes DIR/results.csv, DIR/results.json and DIR/samples.csv.
 /// `spec.samples` must be >= 1 and `spec.seeds` 1 (SweepError otherwise); the outcome's `total`,
-/// `ran` and `reused` count points. Rethrows the first exception a point threw (points finished
-/// before it stay recorded).
-SweepOutcome run_sampled_sweep(const SweepSpec& spec, const std::filesystem::path& dir, const SampledJobFn& run_point,
+/// `ran` and `reused` count points, and a shard is a share of the points. Throws SweepJobsFailed
+/// naming the failed samples (every point whose samples all finished is recorded).
+SweepOutcome run_sampled_sweep(const SweepSpec& spec, const std::filesystem::path& dir, const SampleJobFn& run_sample,
                                const SweepOptions& options = {});
 
 }  // namespace allocsim::results
