@@ -187,7 +187,12 @@ int run(const SweepArgs& a) {
               << "\n          once every shard has run: the same command with --merge instead of --shard\n";
     return 0;
   }
-  if (farm.ranks() > 1) std::cerr << "sweep: on " << farm.ranks() << " MPI ranks\n";
+  if (farm.ranks() > 1) {
+    std::cerr << "sweep: on " << farm.ranks() << " MPI ranks, jobs run per rank: ";
+    const std::vector<std::size_t> by_rank = farm.jobs_by_rank();
+    for (std::size_t r = 0; r < by_rank.size(); ++r) std::cerr << (r ? ", " : "") << by_rank[r];
+    std::cerr << "\n";
+  }
   res::ReportInput input{spec, outcome.results, false, {}, outcome.samples};
   const res::MemorySeries series = record_series(scenario, spec, base, res::pick_plot_guard(input));
   allocsim::write_file_atomically((dir / "memory_series.json").string(), res::memory_series_json(series));

@@ -44,8 +44,10 @@ class Farm final : public JobFarm {
     std::size_t outstanding = 0;  // handed out, not finished
     std::vector<JobFailure> failures;
     auto input_of = [&](std::size_t i) { return run.input ? run.input(i) : std::string(); };
+    ran_by_rank_.assign(std::size_t(ranks()), 0);
     auto finished = [&](int rank, FinishedJob&& f) {
       --outstanding;
+      ++ran_by_rank_[std::size_t(rank)];
       if (f.ok) collect(f.index, std::move(f.body));
       else failures.push_back({f.index, rank, std::move(f.body)});
       if (run.progress) run.progress->tick();
@@ -108,6 +110,8 @@ class Farm final : public JobFarm {
     return failures;
   }
 
+  std::vector<std::size_t> jobs_by_rank() const override { return ran_by_rank_; }
+
   void serve(const JobHandler& handler) override {
     if (is_collector()) throw std::logic_error("JobFarm::serve on the collector");
     LocalWorkers local(threads(), handler);
@@ -130,6 +134,7 @@ class Farm final : public JobFarm {
   unsigned threads_ = 0;
   std::vector<unsigned> credits_;
   std::vector<bool> retired_;
+  std::vector<std::size_t> ran_by_rank_;
   bool closed_ = false;
 };
 

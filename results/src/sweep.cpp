@@ -97,12 +97,8 @@ std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, c
 
 }  // namespace
 
-SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& run_job,
-                       const SweepOptions& options) {
-  detail::validate_spec(spec);
-  if (spec.samples > 0) throw SweepError("sweep: a sampled sweep (--samples) runs through run_sampled_sweep");
-  const auto jobs = expand_jobs(spec);
-  const JobHandler handler = [&](std::size_t index, const std::string&) {
+JobHandler sweep_job_handler(const SweepSpec& spec, const std::vector<SweepJob>& jobs, const JobFn& run_job) {
+  return [&spec, &jobs, run_job](std::size_t index, const std::string&) {
     const SweepJob& job = jobs.at(index);
     RunResult r = run_job(job);
     // The job's identity is the sweep's, whatever the job function filled in.
@@ -113,6 +109,14 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
     r.seed = job.seed;
     return record_text(job.index, r);
   };
+}
+
+SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& run_job,
+                       const SweepOptions& options) {
+  detail::validate_spec(spec);
+  if (spec.samples > 0) throw SweepError("sweep: a sampled sweep (--samples) runs through run_sampled_sweep");
+  const auto jobs = expand_jobs(spec);
+  const JobHandler handler = sweep_job_handler(spec, jobs, run_job);
   detail::FarmChoice farm(options);
   SweepOutcome out;
   if (!farm->is_collector()) {
@@ -131,7 +135,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
                       detail::pick_style(options.progress));
   FarmRun run{detail::jobs_to_run(missing, options), {}, &meter};
   const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t index, std::string&& record) {
-    detail::write_whole_file(detail::record_path(dir, index), record);
+    detail::write_record(detail::record_path(dir, index), record);
     slots[index] = parse_record(record, jobs[index], spec.scenario);  // as a resumed run reads it
   });
   meter.finish();

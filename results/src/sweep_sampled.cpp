@@ -129,7 +129,7 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
     if (++in < per_point) return;
     Point done = finish_point(std::move(runs), spec, points[p]);
     open.erase(p);
-    detail::write_whole_file(detail::record_path(dir, p), record_text(p, done));
+    detail::write_record(detail::record_path(dir, p), record_text(p, done));
     slots[p] = std::move(done);
     ++out.ran;
   });

@@ -76,6 +76,8 @@ class JobFarm {
   /// Collector: runs `run.todo` on every rank's threads; `collect` gets each finished payload.
   /// Returns the failed jobs, by index.
   virtual std::vector<JobFailure> run(const FarmRun& run, const JobHandler& handler, const JobCollect& collect) = 0;
+  /// Collector: the jobs each rank ran (index: rank) in the last run(), failed ones included.
+  virtual std::vector<std::size_t> jobs_by_rank() const = 0;
   /// A worker rank: runs the collector's jobs with `handler` until the collector closes the farm.
   virtual void serve(const JobHandler& handler) = 0;
 };

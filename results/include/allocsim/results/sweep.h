@@ -111,6 +111,11 @@ struct SweepOutcome {
 SweepOutcome run_sweep(const SweepSpec& spec, const std::filesystem::path& dir, const JobFn& run_job,
                        const SweepOptions& options = {});
 
+/// What a sweep job runs wherever the farm sends it: `run_job`, then the job's record text. Keeps
+/// references to `spec` and `jobs` (expand_jobs(spec)). run_sweep serves with it; a program that
+/// serves the farm itself (bench/bench_mpi.cpp) does too.
+JobHandler sweep_job_handler(const SweepSpec& spec, const std::vector<SweepJob>& jobs, const JobFn& run_job);
+
 /// The canonical text of the arguments (what DIR/sweep.json holds and resume compares).
 std::string sweep_manifest_json(const SweepSpec& spec);
 
