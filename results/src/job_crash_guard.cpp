@@ -6,10 +6,9 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <vector>
-
-#include <unistd.h>
 
 namespace allocsim::results::detail {
 namespace {
@@ -20,26 +19,36 @@ thread_local sigjmp_buf t_jump;
 thread_local volatile sig_atomic_t t_guarded = 0;
 thread_local std::vector<char> t_alt_stack;
 
+// The handler each signal had before ours, to hand a crash outside a guarded job to.
+struct sigaction g_previous[std::size(kSignals)];
+std::mutex g_install_mu;
+
 void on_crash(int sig) {
   if (t_guarded) {
     t_guarded = 0;
     siglongjmp(t_jump, sig);
   }
-  // Not inside a guarded job: the default action (core dump, status), as if we were not here.
-  std::signal(sig, SIG_DFL);
+  for (std::size_t i = 0; i < std::size(kSignals); ++i)
+    if (kSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
   std::raise(sig);
 }
 
-void install_handlers() {
-  static std::once_flag once;
-  std::call_once(once, [] {
+}  // namespace
+
+void install_crash_handlers() {
+  {
+    std::lock_guard lock(g_install_mu);
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_ONSTACK | SA_NODEFER;  // NODEFER: the next job's crash is caught too
     sigemptyset(&sa.sa_mask);
-    for (int s : kSignals) sigaction(s, &sa, nullptr);
-  });
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) {
+      struct sigaction old;
+      sigaction(kSignals[i], &sa, &old);
+      if (old.sa_handler != on_crash) g_previous[i] = old;
+    }
+  }
   if (t_alt_stack.empty()) {  // a stack overflow leaves no stack to run the handler on
     t_alt_stack.resize(64 * 1024);
     stack_t ss{};
@@ -49,10 +58,7 @@ void install_handlers() {
   }
 }
 
-}  // namespace
-
 int run_guarded(const std::function<void()>& job) {
-  install_handlers();
   if (const int sig = sigsetjmp(t_jump, 1); sig != 0) return sig;
   t_guarded = 1;
   try {

@@ -57,6 +57,7 @@ std::size_t LocalWorkers::in_flight() const {
 }
 
 void LocalWorkers::work() {
+  install_crash_handlers();
   for (;;) {
     std::pair<std::size_t, std::string> job;
     {

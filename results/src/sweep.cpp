@@ -4,7 +4,6 @@
 #include "allocsim/results/sweep.h"
 
 #include <boost/json.hpp>
-#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -29,18 +28,15 @@ std::vector<SweepJob> expand_jobs(const SweepSpec& spec) {
 }
 
 SweepShard parse_shard(const std::string& text) {
-  SweepShard s;
   const auto slash = text.find('/');
-  char* end = nullptr;
-  const long index = slash == std::string::npos ? -1 : std::strtol(text.c_str(), &end, 10);
-  const bool index_ok = slash != std::string::npos && end == text.c_str() + slash;
-  const long count = index_ok ? std::strtol(text.c_str() + slash + 1, &end, 10) : 0;
-  if (!index_ok || end != text.c_str() + text.size() || slash + 1 == text.size() || index < 0 || count < 1 ||
-      index >= count || count > 1'000'000)
+  const auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 7 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const bool ok = slash != std::string::npos && digits(text.substr(0, slash)) && digits(text.substr(slash + 1));
+  const long index = ok ? std::stol(text.substr(0, slash)) : 0, count = ok ? std::stol(text.substr(slash + 1)) : 0;
+  if (!ok || count < 1 || index >= count)
     throw SweepError("--shard: expected INDEX/COUNT with 0 <= INDEX < COUNT (e.g. 0/4), got '" + text + "'");
-  s.index = int(index);
-  s.count = int(count);
-  return s;
+  return {int(index), int(count)};
 }
 
 std::string sweep_manifest_json(const SweepSpec& spec) {
