@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libboost1.81-all-dev      # Boost.Random (portable distributions), Boost.JSON, Boost.Iostreams (gzip)
+  libboost1.81-all-dev      # Boost.Random (portable distributions), Boost.JSON, Boost.Iostreams (gzip), Boost.MPI
+  libopenmpi-dev openmpi-bin  # Open MPI: sweeps, samples and explorations across ranks (mpirun; tests/mpi)
   libbenchmark-dev          # Google Benchmark (bench/)
   catch2                    # Catch2 v2.13 (tests/)
   libyaml-cpp-dev           # scenario YAML

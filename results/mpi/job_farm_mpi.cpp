@@ -7,6 +7,9 @@
 #include <boost/mpi/environment.hpp>
 #include <cstdint>
 #include <cstdlib>
+#include <mpi.h>
+#include <sched.h>
+#include <thread>
 
 #include "allocsim/results/job_farm.h"
 #include "job_farm_remote.h"
@@ -28,6 +31,22 @@ std::uint64_t get_u64(const std::string& in, std::size_t at) {
   return v;
 }
 
+/// Worker threads for a rank when --jobs does not say (RemoteRanks::default_threads). Collective
+/// (MPI_Comm_split_type): every rank calls it once, at start-up.
+unsigned count_default_threads(int rank) {
+  MPI_Comm local;
+  int on_node = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
+    MPI_Comm_size(local, &on_node);
+    MPI_Comm_free(&local);
+  }
+  const unsigned node = std::max(1u, std::thread::hardware_concurrency());
+  cpu_set_t mine;
+  if (sched_getaffinity(0, sizeof mine, &mine) == 0 && unsigned(CPU_COUNT(&mine)) < node)
+    return unsigned(CPU_COUNT(&mine));  // bound: these cores are this rank's
+  return std::max(1u, node / unsigned(std::max(1, on_node)));
+}
+
 }  // namespace
 
 class MpiRanks final : public RemoteRanks {
@@ -35,9 +54,12 @@ class MpiRanks final : public RemoteRanks {
   MpiRanks() : env_(mpi::threading::funneled) {
     if (env_.thread_level() < mpi::threading::funneled)
       throw std::runtime_error("MPI: this MPI library does not allow threads (funneled)");
+    default_threads_ = count_default_threads(world_.rank());
   }
   int rank() const override { return world_.rank(); }
   int ranks() const override { return world_.size(); }
+
+  unsigned default_threads() const override { return default_threads_; }
 
   std::optional<WorkerMessage> poll() override {
     std::string buf;
@@ -124,6 +146,7 @@ class MpiRanks final : public RemoteRanks {
 
   mpi::environment env_;
   mpi::communicator world_;
+  unsigned default_threads_ = 1;
 };
 
 }  // namespace allocsim::results::detail

@@ -34,7 +34,7 @@ class Farm final : public JobFarm {
   void set_threads(unsigned threads) override { threads_ = threads; }
   unsigned threads() const override {
     if (threads_) return threads_;
-    return remote_ ? 1u : std::max(1u, std::thread::hardware_concurrency());
+    return remote_ ? remote_->default_threads() : std::max(1u, std::thread::hardware_concurrency());
   }
 
   std::vector<JobFailure> run(const FarmRun& run, const JobHandler& handler, const JobCollect& collect) override {

@@ -23,6 +23,9 @@ class RemoteRanks {
   virtual ~RemoteRanks() = default;
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
+  /// Worker threads for this rank when --jobs does not say: the cores it is bound to (mpirun
+  /// binds, srun --cpus-per-task too), else the node's cores shared by the ranks on the node.
+  virtual unsigned default_threads() const = 0;
   /// Collector: the next message from a worker rank, if one has arrived.
   virtual std::optional<WorkerMessage> poll() = 0;
   virtual void send_job(int rank, std::size_t index, const std::string& input) = 0;

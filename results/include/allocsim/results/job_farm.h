@@ -68,8 +68,9 @@ class JobFarm {
   virtual bool is_collector() const = 0;
   virtual int rank() const = 0;
   virtual int ranks() const = 0;
-  /// Worker threads per process: the --jobs value, or when 0 every core for one process and 1
-  /// per rank under MPI (one rank per core is what mpirun and srun give by default).
+  /// Worker threads per process: the --jobs value, or when 0 every core for one process; under MPI
+  /// the cores the rank is bound to (mpirun binds a rank to a core by default, srun to its
+  /// --cpus-per-task), or the node's cores shared among its ranks.
   virtual void set_threads(unsigned threads) = 0;
   virtual unsigned threads() const = 0;
 
