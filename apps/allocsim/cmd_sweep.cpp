@@ -241,7 +241,7 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
       "  allocsim sweep seed-repro --policies immediate,deferred-callback --guards none,wait-compute --out out/sr -j 2\n"
       "  allocsim sweep conv-autotune --policies immediate,event-poll --guards none --semaphore 2,32 --samples 200 \\\n"
       "      --platform results/hw/h200-samples/calibration.json --out out/cs\n"
-      "Output: OUT/results.csv, OUT/results.json, OUT/report.md (+ PNG plots); OUT/jobs/ holds one record per\n"
+      "Output: OUT/results.csv, OUT/results.json, OUT/report.md (+ PNG plots); OUT/jobs/*.jsonl hold a record per\n"
       "finished run (with --samples: per point) so an interrupted sweep resumes where it stopped. With --samples,\n"
       "results.csv has one row per sample and OUT/samples.csv one per point (corruption rates with intervals).\n"
       "On a cluster: mpirun -np N allocsim sweep ... (or srun) spreads the jobs over the ranks, same files;\n"

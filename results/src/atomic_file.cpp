@@ -20,7 +20,7 @@ std::string os_reason() { return std::strerror(errno); }
 std::atomic<std::uint64_t> temp_counter{0};
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view content, bool sync) {
+void write_file_atomically(const std::string& path, std::string_view content) {
   if (path.empty()) throw FileWriteError("cannot write file: empty path");
   std::filesystem::path target(path);
   std::filesystem::path dir = target.parent_path();
@@ -50,9 +50,9 @@ void write_file_atomically(const std::string& path, std::string_view content, bo
     p += n;
     left -= std::size_t(n);
   }
-  // fsync before the rename makes the file durable before it becomes visible: after a crash of the
-  // machine the file is whole, or the old one.
-  const bool synced = !sync || ::fsync(fd) == 0;
+  // fsync before the rename makes the file durable before it becomes visible: a sweep's job
+  // records must survive a crash to be resumable.
+  const bool synced = ::fsync(fd) == 0;
   if (::close(fd) != 0 || !synced) {
     std::string why = os_reason();
     ::unlink(tmpl.c_str());

@@ -85,11 +85,6 @@ std::optional<RunResult> parse_record(const std::string& text, const SweepJob& j
   return r;
 }
 
-/// The recorded job, if DIR has its record (see parse_record).
-std::optional<RunResult> load_record(const fs::path& dir, const SweepJob& job, const std::string& scenario) {
-  auto text = detail::read_whole_file(detail::record_path(dir, job.index));
-  return text ? parse_record(*text, job, scenario) : std::nullopt;
-}
 
 }  // namespace
 
@@ -123,15 +118,16 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
   detail::claim_dir(dir, spec, options);
   out.total = jobs.size();
   std::vector<std::optional<RunResult>> slots;
-  const std::vector<std::size_t> missing =
-      detail::reuse_records(jobs, slots, [&](const SweepJob& j) { return load_record(dir, j, spec.scenario); });
+  const std::vector<std::size_t> missing = detail::reuse_records(
+      jobs, slots, dir, [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec.scenario); });
   out.reused = jobs.size() - missing.size();
 
   ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
                       detail::pick_style(options.progress));
   FarmRun run{detail::jobs_to_run(missing, options), {}, &meter};
+  detail::LazyJournal journal(dir, options);
   const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t index, std::string&& record) {
-    detail::write_record(detail::record_path(dir, index), record);
+    journal.append(record);
     slots[index] = parse_record(record, jobs[index], spec.scenario);  // as a resumed run reads it
   });
   meter.finish();

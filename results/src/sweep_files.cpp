@@ -12,10 +12,6 @@ void write_whole_file(const std::filesystem::path& path, const std::string& text
   write_file_atomically(path.string(), text);  // the project's one atomic writer (atomic_file.h)
 }
 
-void write_record(const std::filesystem::path& path, const std::string& text) {
-  write_file_atomically(path.string(), text, false);
-}
-
 std::optional<std::string> read_whole_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;

@@ -37,13 +37,11 @@ bool same_run(const RunResult& r, const SweepSpec& spec, const SweepJob& job, st
          r.semaphore == job.semaphore && r.seed == seeds::nth(job.seed, sample);
 }
 
-/// A recorded point, if its record exists, parses, and belongs to this point of this sweep
-/// (anything else is rerun).
-std::optional<Point> load_record(const fs::path& dir, const SweepJob& job, const SweepSpec& spec) {
-  auto text = detail::read_whole_file(detail::record_path(dir, job.index));
-  if (!text) return std::nullopt;
+/// A point's record, if `text` is one and belongs to this point of this sweep (anything else is
+/// rerun).
+std::optional<Point> parse_record(const std::string& text, const SweepJob& job, const SweepSpec& spec) {
   boost::system::error_code ec;
-  json::value v = json::parse(*text, ec);
+  json::value v = json::parse(text, ec);
   if (ec || !v.is_object()) return std::nullopt;
   const auto& o = v.as_object();
   auto idx = o.find("index"), sum = o.find("samples"), runs = o.find("runs");
@@ -108,8 +106,8 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
   detail::claim_dir(dir, spec, options);
   out.total = points.size();
   std::vector<std::optional<Point>> slots;
-  const std::vector<std::size_t> missing =
-      detail::reuse_records(points, slots, [&](const SweepJob& j) { return load_record(dir, j, spec); });
+  const std::vector<std::size_t> missing = detail::reuse_records(
+      points, slots, dir, [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec); });
   out.reused = points.size() - missing.size();
   const std::vector<std::size_t> mine = detail::jobs_to_run(missing, options);
 
@@ -121,6 +119,7 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
   for (std::size_t p : mine)
     for (std::size_t i = 0; i < per_point; ++i) run.todo.push_back(p * per_point + i);
   std::map<std::size_t, std::pair<std::size_t, std::vector<SampleRun>>> open;  // point -> (samples in, samples)
+  detail::LazyJournal journal(dir, options);
   const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t j, std::string&& text) {
     const std::size_t p = j / per_point;
     auto& [in, runs] = open[p];
@@ -129,7 +128,7 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
     if (++in < per_point) return;
     Point done = finish_point(std::move(runs), spec, points[p]);
     open.erase(p);
-    detail::write_record(detail::record_path(dir, p), record_text(p, done));
+    journal.append(record_text(p, done));
     slots[p] = std::move(done);
     ++out.ran;
   });

@@ -52,18 +52,7 @@ void claim_dir(const fs::path& dir, const SweepSpec& spec, const SweepOptions& o
     fs::create_directories(dir / "jobs", ec);
     if (ec) throw SweepError("sweep: cannot reset " + (dir / "jobs").string() + ": " + ec.message());
   }
-  // Leftovers of writes interrupted mid-way are never valid records. Not while shards share DIR:
-  // another shard's write may be in flight (leftovers are never read as records anyway).
-  if (!options.shard.active() && !options.merge)
-  for (const auto& e : fs::directory_iterator(dir / "jobs", ec))
-    if (const auto name = e.path().filename().string();
-        name.find(".tmp.") != std::string::npos || name.find(".tmp-") != std::string::npos)
-      fs::remove(e.path(), ec);
   if (!existing || mismatch || force) write_whole_file(dir / "sweep.json", manifest);
-}
-
-fs::path record_path(const fs::path& dir, std::size_t index) {
-  return dir / "jobs" / (std::to_string(index) + ".json");
 }
 
 std::string results_json_text(const SweepSpec& spec, const std::vector<RunResult>& results,

@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "allocsim/results/job_farm.h"
 #include "allocsim/results/progress.h"
 #include "allocsim/results/sweep.h"
+#include "sweep_journal.h"
 
 namespace allocsim::results::detail {
 
@@ -57,8 +59,21 @@ std::string describe_job(const SweepJob& job);
 void throw_if_failed(const std::vector<JobFailure>& failed, const std::filesystem::path& dir,
                      const std::function<std::string(std::size_t)>& describe);
 
-/// DIR/jobs/<index>.json.
-std::filesystem::path record_path(const std::filesystem::path& dir, std::size_t index);
+/// The journal a run appends its records to (sweep_journal.h), opened at the first record: a
+/// merge, which runs nothing, leaves DIR/jobs alone.
+class LazyJournal {
+ public:
+  LazyJournal(const std::filesystem::path& dir, const SweepOptions& options) : dir_(dir), shard_(options.shard) {}
+  void append(const std::string& record) {
+    if (!journal_) journal_.emplace(dir_, journal_name(shard_.index, shard_.count));
+    journal_->append(record);
+  }
+
+ private:
+  std::filesystem::path dir_;
+  SweepShard shard_;
+  std::optional<RecordJournal> journal_;
+};
 
 /// results.json: the sweep's arguments, then every run in order; a sampled sweep adds its points'
 /// summaries (`samples`, by job index) after the runs.
@@ -68,15 +83,19 @@ std::string results_json_text(const SweepSpec& spec, const std::vector<RunResult
 ProgressMeter::Style pick_style(ProgressStyle s);
 
 
-/// Resume: slot i holds `load(job i)` (a record an earlier run left in DIR, or nothing); returns
-/// the indices of the jobs without one, in order: the jobs left to run.
-template <class Slot, class Load>
+/// Resume: slot i holds the first of job i's records in DIR's journals that `parse(text, job i)`
+/// accepts (an earlier run's), or nothing; returns the indices of the jobs without one, in
+/// order: the jobs left to run.
+template <class Slot, class Parse>
 std::vector<std::size_t> reuse_records(const std::vector<SweepJob>& jobs, std::vector<std::optional<Slot>>& slots,
-                                       Load&& load) {
+                                       const std::filesystem::path& dir, Parse&& parse) {
+  std::map<std::size_t, std::vector<std::string>> records = read_journals(dir);
   slots.assign(jobs.size(), std::nullopt);
   std::vector<std::size_t> todo;
   for (const SweepJob& j : jobs) {
-    slots[j.index] = load(j);
+    if (const auto it = records.find(j.index); it != records.end())
+      for (const std::string& text : it->second)
+        if ((slots[j.index] = parse(text, j))) break;
     if (!slots[j.index]) todo.push_back(j.index);
   }
   return todo;

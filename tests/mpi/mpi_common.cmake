@@ -41,3 +41,17 @@ endfunction()
 # A sweep of 168 jobs: every policy x guard x 3 capacities x 2 seeds of conv-autotune.
 set(SWEEP sweep conv-autotune --semaphore 1,2,32 --seeds 2 --no-plots --progress off)
 set(SWEEP_FILES results.csv results.json memory_series.json report.md headline.md)
+
+# recorded_jobs(DIR var): the job indices DIR's journals (DIR/jobs/*.jsonl) hold records of.
+function(recorded_jobs dir var)
+  file(GLOB journals ${dir}/jobs/*.jsonl)
+  set(indices "")
+  foreach(j ${journals})
+    file(STRINGS ${j} lines REGEX "^{\"index\":[0-9]+,")
+    foreach(line ${lines})
+      string(REGEX REPLACE "^{\"index\":([0-9]+),.*" "\\1" i "${line}")
+      list(APPEND indices ${i})
+    endforeach()
+  endforeach()
+  set(${var} ${indices} PARENT_SCOPE)
+endfunction()

@@ -17,6 +17,7 @@
 #include "allocsim/results/result_json.h"
 #include "allocsim/results/sweep_record.h"
 #include "fake_jobs.h"
+#include "journal_edit.h"
 #include "sampled_sweep.h"
 #include "slurp.h"
 
@@ -89,11 +90,10 @@ TEST_CASE("sampled sweep: resume runs only the missing or broken points, byte-id
 
   const auto dir = fresh_dir("resume");
   results::run_sampled_sweep(spec, dir, points, quiet(2));
-  fs::remove(dir / "jobs" / "1.json");
-  {
-    const auto text = slurp(dir / "jobs" / "2.json");
-    std::ofstream(dir / "jobs" / "2.json", std::ios::binary | std::ios::trunc) << text.substr(0, text.size() / 2);
-  }
+  test::rewrite_journals(dir, [](std::size_t i, const std::string& line) -> std::optional<std::string> {
+    if (i == 1) return std::nullopt;                        // never recorded
+    return i == 2 ? line.substr(0, line.size() / 2) : line;  // cut off mid-write
+  });
   std::mutex mu;
   std::set<std::size_t> ran;
   auto counting = [&](const results::SweepJob& j, int i) {

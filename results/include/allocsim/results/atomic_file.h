@@ -16,10 +16,8 @@ class FileWriteError : public std::runtime_error {
 };
 
 /// Write `content` to `path` atomically. Throws FileWriteError; on error no temp file is left and
-/// an existing `path` is untouched. `sync` (the default) also makes the file durable before it
-/// becomes visible (fsync), against a crash of the machine; a process that dies loses nothing
-/// either way once this returned. Sweep job records skip it (sweep_files.h says why).
-void write_file_atomically(const std::string& path, std::string_view content, bool sync = true);
+/// an existing `path` is untouched.
+void write_file_atomically(const std::string& path, std::string_view content);
 
 /// Before a possibly long run: the folder the output file `path` (given as `flag`) goes to exists
 /// and `path` is not a folder, so the run never ends in "cannot write". Throws FileWriteError.

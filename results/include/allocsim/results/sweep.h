@@ -3,15 +3,16 @@
 // threads, or every MPI rank when mpirun / srun started allocsim. Only the collector (rank 0)
 // touches DIR.
 //
-// Durability: every finished job is written to DIR/jobs/<index>.json (whole or not at all) the
-// moment it finishes, and DIR/sweep.json records the arguments. Re-running into the same DIR with
+// Durability: every finished job is appended to a journal in DIR/jobs (one line each, the moment
+// it reaches the collector; src/sweep_journal.h says why journals), and DIR/sweep.json records
+// the arguments. Re-running into the same DIR with
 // the same arguments runs only the missing jobs; different arguments are refused unless `force`.
 // Output (results.csv / results.json) is ordered by job index, so it is the same whatever the
 // number of threads or ranks, or the order jobs finished in. A job that fails (throws, crashes) is
 // named in SweepJobsFailed once every other job has finished and been recorded.
 //
 // Sharding (job arrays without MPI): shard i of N runs the jobs whose index is i modulo N into
-// the shared DIR and writes nothing else; the merge (`merge`) runs nothing and writes the outputs
+// the shared DIR (a journal of its own) and writes nothing else; the merge (`merge`) runs nothing and writes the outputs
 // from the records, refusing while any is missing. A sampled sweep (`--samples`), whose job is a
 // point played N times, has its own runner with the same contract: sweep_sampled.h.
 #pragma once
