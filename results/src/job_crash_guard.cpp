@@ -17,7 +17,18 @@ constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 thread_local sigjmp_buf t_jump;
 thread_local volatile sig_atomic_t t_guarded = 0;
-thread_local std::vector<char> t_alt_stack;
+// The thread's alternate signal stack, and the one it had before (AddressSanitizer gives each
+// thread its own, and unmaps whatever stack is installed when the thread ends): the previous one
+// is put back before this memory is freed, which thread_local destructors do before the
+// sanitizer's thread teardown.
+struct AltStack {
+  std::vector<char> memory;
+  stack_t previous{};
+  ~AltStack() {
+    if (!memory.empty()) sigaltstack(&previous, nullptr);
+  }
+};
+thread_local AltStack t_alt_stack;
 
 // The handler each signal had before ours, to hand a crash outside a guarded job to.
 struct sigaction g_previous[std::size(kSignals)];
@@ -49,12 +60,12 @@ void install_crash_handlers() {
       if (old.sa_handler != on_crash) g_previous[i] = old;
     }
   }
-  if (t_alt_stack.empty()) {  // a stack overflow leaves no stack to run the handler on
-    t_alt_stack.resize(64 * 1024);
+  if (t_alt_stack.memory.empty()) {  // a stack overflow leaves no stack to run the handler on
+    t_alt_stack.memory.resize(64 * 1024);
     stack_t ss{};
-    ss.ss_sp = t_alt_stack.data();
-    ss.ss_size = t_alt_stack.size();
-    sigaltstack(&ss, nullptr);
+    ss.ss_sp = t_alt_stack.memory.data();
+    ss.ss_size = t_alt_stack.memory.size();
+    sigaltstack(&ss, &t_alt_stack.previous);
   }
 }
 
