@@ -90,8 +90,8 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
   sub.add_option("--witness", a->witness_path, "write the witness schedule (JSON, docs/explore.md) to FILE");
   sub.add_option("--json", a->json_path, "write the exploration's counts and first schedule of each outcome to FILE");
   sub.add_option("--jobs", a->jobs,
-                 "threads per process (default: every core; under mpirun, 1 per rank); output is the same for any "
-                 "number of threads or ranks")
+                 "threads per process (default: every core; under mpirun, the cores each rank is bound to, "
+                 "docs/cluster.md); output is the same for any number of threads or ranks")
       ->check(CLI::Range(1, 1024));
   sub.add_option("--max-schedules", a->max_schedules, "stop (verdict: incomplete) past this many schedules (default 10000000)")
       ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));

@@ -186,6 +186,9 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     farm = own_farm.get();
   }
   const ExecutionUnits units = execution_units(scenario.program);
+  if (options.execution >= units.units)  // on every rank: each exits 2, none waits for jobs
+    throw RunInputError("--execution " + std::to_string(options.execution) + ": the program has " +
+                        std::to_string(units.units) + " execution(s), numbered from 0");
   // Every rank has loaded the same scenario and configuration, so a job is just its delays.
   const results::JobHandler play_job = [&](std::size_t, const std::string& input) {
     const ScheduleJob job = explore_detail::decode_job(input);
@@ -211,9 +214,6 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     rep.plain_estimate = sets_up_to(plain.feasible, options.bound);
   }
 
-  if (options.execution >= units.units)
-    throw RunInputError("--execution " + std::to_string(options.execution) + ": the program has " +
-                        std::to_string(units.units) + " execution(s), numbered from 0");
   rep.fewest_delays_to_corrupt.assign(std::size_t(units.units), -1);
   std::vector<std::vector<StepHold>> level{{}};
   std::unordered_set<std::string> seen{key_of({})};

@@ -42,6 +42,7 @@ class FailingFarm final : public results::JobFarm {
     };
     return threads_->run(run, failing, collect);
   }
+  std::vector<std::size_t> jobs_by_rank() const override { return threads_->jobs_by_rank(); }
   void serve(const results::JobHandler&) override { FAIL("serve on the collector"); }
 
  private:
@@ -62,6 +63,7 @@ class OneJobWorker final : public results::JobFarm {
     FAIL("run on a worker rank");
     return {};
   }
+  std::vector<std::size_t> jobs_by_rank() const override { return {}; }
   void serve(const results::JobHandler& handler) override {
     payload = handler(0, explore_detail::encode_job({{}, true}));
   }
