@@ -105,7 +105,8 @@ std::string describe_schedule(const std::vector<StepHold>& delays, const Program
   if (delays.empty()) return "the timed schedule, no delay";
   std::string d;
   for (const StepHold& h : delays)
-    d += (d.empty() ? "hold " : "; hold ") + describe_step(h.hold, program) + " until " + describe_step(h.until, program);
+    d += (d.empty() ? "hold " : "; hold ") + describe_step(h.hold, program) + " until " +
+         describe_step(h.until, program);
   return d;
 }
 
@@ -192,7 +193,8 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
   // Every rank has loaded the same scenario and configuration, so a job is just its delays.
   const results::JobHandler play_job = [&](std::size_t, const std::string& input) {
     const ScheduleJob job = explore_detail::decode_job(input);
-    return explore_detail::encode_played(play(scenario, units, config, job.delays, job.expand, options.prune));
+    return explore_detail::encode_played(
+        play(scenario, units, config, job.delays, job.expand, options.prune));
   };
   ExploreReport rep;
   rep.options = options;
@@ -235,7 +237,9 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     // Each payload lands in its schedule's slot: the level is read in order below, whichever rank
     // or thread played what.
     const std::vector<results::JobFailure> failures =
-        farm->run(run, play_job, [&](std::size_t i, std::string&& payload) { played[i] = explore_detail::decode_played(payload); });
+        farm->run(run, play_job, [&](std::size_t i, std::string&& payload) {
+          played[i] = explore_detail::decode_played(payload);
+        });
     if (progress) progress->finish();
     if (!failures.empty()) {  // a schedule that cannot be played is bad input, named in the message
       std::string named = results::format_failures(

@@ -100,8 +100,8 @@ class Reader {
     }
   }
   [[noreturn]] void bad(const char* expected) const {
-    throw std::runtime_error("explore: malformed job message: expected " + std::string(expected) + " at byte " +
-                             std::to_string(at_));
+    throw std::runtime_error("explore: malformed job message: expected " + std::string(expected) +
+                             " at byte " + std::to_string(at_));
   }
   const std::string& s_;
   std::size_t at_ = 0;

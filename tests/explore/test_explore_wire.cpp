@@ -19,13 +19,15 @@ StepRef step(StepAgent agent, StreamId stream, std::uint64_t index) { return Ste
 
 const std::vector<StepHold> kDelays = {
     {step(StepAgent::Host, kNoStream, 14), step(StepAgent::Stream, 1, 3)},
-    {step(StepAgent::Callback, kNoStream, std::numeric_limits<std::uint64_t>::max()), step(StepAgent::Host, kNoStream, 0)},
+    {step(StepAgent::Callback, kNoStream, std::numeric_limits<std::uint64_t>::max()),
+     step(StepAgent::Host, kNoStream, 0)},
 };
 
 Played awkward_played() {
   Played p;
   p.schedule.delays = kDelays;
-  p.schedule.holds = {{true, true, false, 1'234'567}, {true, false, true, std::numeric_limits<TimeNs>::min()}};
+  p.schedule.holds = {{true, true, false, 1'234'567},
+                      {true, false, true, std::numeric_limits<TimeNs>::min()}};
   p.schedule.verdict = ScheduleVerdict::Manifest;
   // Bytes a text format could trip over: separators, a length prefix's colon, digits, a newline,
   // a NUL, bytes that are not UTF-8.
@@ -89,5 +91,6 @@ TEST_CASE("a malformed job message is an error", "[explore]") {
   CHECK_THROWS_AS(decode_job("1 1 3 -1 0 0 -1 0"), std::runtime_error);  // no agent 3
   CHECK_THROWS_AS(decode_job("1 99999999 0"), std::runtime_error);     // more delays than bytes
   CHECK_THROWS_AS(decode_job("1  0"), std::runtime_error);             // two separators
-  CHECK_THROWS_AS(decode_played(encode_played(Played{}).replace(4, 1, "9")), std::runtime_error);  // verdict 9
+  const std::string verdict_9 = encode_played(Played{}).replace(4, 1, "9");  // "0 0 4 ...": the verdict
+  CHECK_THROWS_AS(decode_played(verdict_9), std::runtime_error);
 }

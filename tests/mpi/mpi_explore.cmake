@@ -27,12 +27,14 @@ endfunction()
 
 # 1,709 schedules, race-free to the bound (the full conv-autotune, 30,144, is too slow for the
 # sanitizer build), and a witness one delay away in execution 1.
-explore_same(NAME conv EXPECT 0 ARGS conv-autotune --policy deferred-callback --guard none --bound 2 --set epochs=1)
+explore_same(NAME conv EXPECT 0
+             ARGS conv-autotune --policy deferred-callback --guard none --bound 2 --set epochs=1)
 explore_same(NAME witness EXPECT 1
              ARGS seed-repro --policy immediate --guard none --bound 2 --set trials=2 --execution 1 --forceable)
 
 allocsim_run(EXPECT 2 RANKS 2 ENV ALLOCSIM_FAULT_JOB=throw:1
              ARGS explore seed-repro --policy deferred-callback --guard none --bound 1 --set trials=1 --progress off)
-if(NOT run_err MATCHES "schedules with 1 delay\\(s\\) failed:\njob 1 \\(hold [^\n]+ until [^\n]+\\)( on rank [0-9]+)?: injected failure")
+set(named "schedules with 1 delay\\(s\\) failed:\njob 1 \\(hold [^\n]+ until [^\n]+\\)( on rank [0-9]+)?: injected failure")
+if(NOT run_err MATCHES "${named}")
   message(FATAL_ERROR "the failed schedule is not named:\n${run_err}")
 endif()
