@@ -4,12 +4,14 @@
 // --witness FILE (a schedule `allocsim run --schedule` replays).
 // Exit status: 0 race-free and deadlock-free up to the bound; 1 a witness was found, or the search
 // stopped before the bound (--max-schedules); 2 bad input.
+// Under mpirun every rank runs this command (farm = true below): rank 0 explores and writes, the
+// other ranks play the schedules it hands out and print and write nothing (exit status 0).
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/explore.h"
+#include "allocsim/results/job_farm.h"
 #include "allocsim/results/resolve.h"
 #include "allocsim/results/result_json.h"
 #include "command.h"
@@ -30,15 +32,18 @@ struct ExploreArgs {
 };
 
 int explore(const ExploreArgs& a, const CLI::App& sub) {
+  allocsim::results::JobFarm& farm = allocsim::results::JobFarm::get();
+  farm.set_threads(unsigned(a.jobs));
   const allocsim::RunConfig config = a.run.config(sub);
-  allocsim::check_output_path(a.witness_path, "--witness");
-  allocsim::check_output_path(a.json_path, "--json");
+  if (farm.is_collector()) {  // the output files are the collector's alone (a worker may run on another node)
+    allocsim::check_output_path(a.witness_path, "--witness");
+    allocsim::check_output_path(a.json_path, "--json");
+  }
   const allocsim::Scenario scenario = allocsim::load_for_run(config);
 
   allocsim::ExploreOptions options;
   options.bound = a.bound;
   options.prune = !a.no_prune;
-  options.jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   options.max_schedules = a.max_schedules;
   options.execution = a.execution;
   options.forceable = a.forceable;
@@ -49,7 +54,8 @@ int explore(const ExploreArgs& a, const CLI::App& sub) {
     return std::make_unique<Meter>(total, 0, std::cerr, style, "explore, " + std::to_string(level) + " delays",
                                    "schedules");
   };
-  const allocsim::ExploreReport r = allocsim::explore(scenario, config, options, progress);
+  const allocsim::ExploreReport r = allocsim::explore(scenario, config, options, progress, &farm);
+  if (!r.collector) return 0;  // a worker rank: rank 0 reports
 
   std::cout << allocsim::format_explore(r, scenario.program);
   if (!a.json_path.empty()) {
@@ -83,7 +89,10 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
                "a witness allocsim-hw validate --schedule can force: every hold ends at its until step, none of or until a callback");
   sub.add_option("--witness", a->witness_path, "write the witness schedule (JSON, docs/explore.md) to FILE");
   sub.add_option("--json", a->json_path, "write the exploration's counts and first schedule of each outcome to FILE");
-  sub.add_option("--jobs", a->jobs, "threads (default: every core; output is the same for any)")->check(CLI::Range(1, 1024));
+  sub.add_option("--jobs", a->jobs,
+                 "threads per process (default: every core; under mpirun, the cores each rank is bound to, "
+                 "docs/cluster.md); output is the same for any number of threads or ranks")
+      ->check(CLI::Range(1, 1024));
   sub.add_option("--max-schedules", a->max_schedules, "stop (verdict: incomplete) past this many schedules (default 10000000)")
       ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
   sub.add_option("--progress", a->progress, "on stderr: auto (bar on a terminal, lines otherwise), bar, lines or off")
@@ -97,6 +106,7 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
       "  allocsim run seed-repro --schedule w.json --trace w.trace.json\n"
       "  allocsim explore conv-autotune --policy deferred-callback --guard none --bound 2\n"
       "  allocsim explore conv-autotune --policy stream-aware --guard none --bound 3   # 550,965 schedules\n"
+      "  mpirun -np 8 allocsim explore conv-autotune --policy stream-aware --guard none --bound 3   # on 8 ranks\n"
       "Exit status: 0 race-free and deadlock-free up to the bound, 1 witness found or search incomplete, 2 bad input.");
   const CLI::App* subp = &sub;
   // Bad input (ScenarioError, RunInputError, FileWriteError) reaches main(), which prints it and
@@ -107,4 +117,4 @@ allocsim::cli::RunFn setup_explore(CLI::App& sub) {
 }  // namespace
 
 ALLOCSIM_COMMAND("explore", "Explore every schedule within k delays of the timed run: prove race- and deadlock-freedom or find a witness",
-                 setup_explore, 25);
+                 setup_explore, 25, true);

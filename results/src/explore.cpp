@@ -2,11 +2,10 @@
 #include "allocsim/results/explore.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
-#include <thread>
 #include <tuple>
 #include <unordered_set>
 
@@ -14,12 +13,15 @@
 #include "allocsim/results/run_summary.h"
 #include "allocsim/results/runner.h"
 #include "explore_delays.h"
+#include "explore_wire.h"
 
 namespace allocsim {
 namespace {
 
 using explore_detail::delays_of;
+using explore_detail::Played;
 using explore_detail::position_of;
+using explore_detail::ScheduleJob;
 
 ScheduleVerdict verdict_of(const RunResult& r) {
   if (!r.completed) return r.error.rfind("deadlock", 0) == 0 ? ScheduleVerdict::Deadlock : ScheduleVerdict::Stopped;
@@ -68,13 +70,6 @@ std::string key_of(std::vector<StepHold> d) {
   return k;
 }
 
-struct Played {
-  ExploredSchedule schedule;
-  std::vector<std::vector<StepHold>> children;
-  std::uint64_t pruned = 0;
-  std::string error;  // bad input (the same for every schedule)
-};
-
 Played play(const Scenario& scenario, const ExecutionUnits& units, const RunConfig& config,
             const std::vector<StepHold>& delays, bool expand, bool prune) {
   Played p;
@@ -103,6 +98,16 @@ Played play(const Scenario& scenario, const ExecutionUnits& units, const RunConf
     p.children.push_back(std::move(child));
   }
   return p;
+}
+
+/// A schedule as a failed job's name: "hold X until Y; hold ...".
+std::string describe_schedule(const std::vector<StepHold>& delays, const Program& program) {
+  if (delays.empty()) return "the timed schedule, no delay";
+  std::string d;
+  for (const StepHold& h : delays)
+    d += (d.empty() ? "hold " : "; hold ") + describe_step(h.hold, program) + " until " +
+         describe_step(h.until, program);
+  return d;
 }
 
 bool exact_holds(const ExploredSchedule& s) {
@@ -174,11 +179,30 @@ std::string ExploreReport::verdict_line() const {
 }
 
 ExploreReport explore(const Scenario& scenario, const RunConfig& config, const ExploreOptions& options,
-                      const ExploreProgress& make_progress) {
+                      const ExploreProgress& make_progress, results::JobFarm* farm) {
   if (options.bound < 0 || options.bound > 8) throw RunInputError("--bound must be between 0 and 8");
+  std::unique_ptr<results::JobFarm> own_farm;
+  if (!farm) {
+    own_farm = results::make_thread_farm(options.jobs > 0 ? unsigned(options.jobs) : 0);
+    farm = own_farm.get();
+  }
+  const ExecutionUnits units = execution_units(scenario.program);
+  if (options.execution >= units.units)  // on every rank: each exits 2, none waits for jobs
+    throw RunInputError("--execution " + std::to_string(options.execution) + ": the program has " +
+                        std::to_string(units.units) + " execution(s), numbered from 0");
+  // Every rank has loaded the same scenario and configuration, so a job is just its delays.
+  const results::JobHandler play_job = [&](std::size_t, const std::string& input) {
+    const ScheduleJob job = explore_detail::decode_job(input);
+    return explore_detail::encode_played(
+        play(scenario, units, config, job.delays, job.expand, options.prune));
+  };
   ExploreReport rep;
   rep.options = options;
-  const unsigned jobs = options.jobs > 0 ? unsigned(options.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  if (!farm->is_collector()) {  // the collector decides the levels; this rank plays what it is sent
+    farm->serve(play_job);
+    rep.collector = false;
+    return rep;
+  }
 
   {  // the timed run: names, and the size of plain enumeration
     StepTrace trace;
@@ -192,10 +216,6 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     rep.plain_estimate = sets_up_to(plain.feasible, options.bound);
   }
 
-  const ExecutionUnits units = execution_units(scenario.program);
-  if (options.execution >= units.units)
-    throw RunInputError("--execution " + std::to_string(options.execution) + ": the program has " +
-                        std::to_string(units.units) + " execution(s), numbered from 0");
   rep.fewest_delays_to_corrupt.assign(std::size_t(units.units), -1);
   std::vector<std::vector<StepHold>> level{{}};
   std::unordered_set<std::string> seen{key_of({})};
@@ -209,28 +229,30 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
     const bool expand = k < options.bound;
     const std::unique_ptr<results::ProgressMeter> progress = make_progress ? make_progress(k, level.size()) : nullptr;
     std::vector<Played> played(level.size());
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-      for (std::size_t i = next++; i < level.size(); i = next++) {
-        try {
-          played[i] = play(scenario, units, config, level[i], expand, options.prune);
-        } catch (const std::exception& e) {
-          played[i].error = e.what();
-        }
-        if (progress) progress->tick();
-      }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<std::size_t>(jobs, level.size()); ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
+    results::FarmRun run;
+    run.todo.resize(level.size());
+    std::iota(run.todo.begin(), run.todo.end(), std::size_t(0));
+    run.input = [&](std::size_t i) { return explore_detail::encode_job({level[i], expand}); };
+    run.progress = progress.get();
+    // Each payload lands in its schedule's slot: the level is read in order below, whichever rank
+    // or thread played what.
+    const std::vector<results::JobFailure> failures =
+        farm->run(run, play_job, [&](std::size_t i, std::string&& payload) {
+          played[i] = explore_detail::decode_played(payload);
+        });
     if (progress) progress->finish();
+    if (!failures.empty()) {  // a schedule that cannot be played is bad input, named in the message
+      std::string named = results::format_failures(
+          failures, [&](std::size_t i) { return describe_schedule(level[i], scenario.program); });
+      named.pop_back();  // main() ends the message's last line
+      throw RunInputError(std::to_string(failures.size()) + " of " + std::to_string(level.size()) +
+                          " schedules with " + std::to_string(k) + " delay(s) failed:\n" + named);
+    }
 
     ExploreLevel lv;
     lv.delays = k;
     std::vector<std::vector<StepHold>> next_level;
     for (Played& p : played) {
-      if (!p.error.empty()) throw RunInputError(p.error);
       ++lv.schedules;
       lv.candidates_pruned += p.pruned;
       ++rep.by_verdict[std::size_t(p.schedule.verdict)];

@@ -4,10 +4,10 @@
 // mutex or byte range, one of them changing it) and neither happened before the other: holding a
 // step past one it commutes with leads to an equivalent schedule.
 //
-// Levels are explored in order (0 delays, 1, ...), the schedules of a level on `jobs` threads,
-// each result in its own slot, so the report is the same bytes for any thread count. A level
-// that shows a deadlock or a manifest race ends the search: its first such schedule is the
-// minimal-delay witness.
+// Levels are explored in order (0 delays, 1, ...), the schedules of a level on the job farm
+// (job_farm.h: threads, or MPI ranks under mpirun), each result in its own slot, so the report is
+// the same bytes for any number of threads or ranks. A level that shows a deadlock or a manifest
+// race ends the search: its first such schedule is the minimal-delay witness.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -22,6 +22,7 @@
 #include "allocsim/core/scenario.h"
 #include "allocsim/core/schedule.h"
 #include "allocsim/engine/step_schedule.h"
+#include "allocsim/results/job_farm.h"
 #include "allocsim/results/progress.h"
 #include "allocsim/results/run_config.h"
 
@@ -30,7 +31,7 @@ namespace allocsim {
 struct ExploreOptions {
   int bound = 2;                   // most delays per schedule
   bool prune = true;               // false: plain enumeration (every feasible delay)
-  int jobs = 0;                    // threads; 0: every core
+  int jobs = 0;                    // threads of the farm explore() makes when given none; 0: every core
   std::uint64_t max_schedules = 0; // 0: no limit; past it the search stops, its verdict "incomplete"
   /// >= 0: the witness must corrupt this execution (0-based, as `run --samples` numbers them): the
   /// search goes on past levels whose manifest races hit only other executions.
@@ -62,6 +63,9 @@ struct ExploreLevel {
 };
 
 struct ExploreReport {
+  /// false: this process is a worker rank of an MPI farm; it played schedules for the collector
+  /// (rank 0), which alone has the report (the rest of this one is empty).
+  bool collector = true;
   std::string scenario, policy, guard;
   int semaphore = 0;
   std::uint64_t seed = 0;
@@ -90,9 +94,11 @@ struct ExploreReport {
 /// A progress meter for one level of `total` schedules (`level` delays each); called per level.
 using ExploreProgress = std::function<std::unique_ptr<results::ProgressMeter>(int level, std::size_t total)>;
 
-/// Throws RunInputError (bad policy, guard, bound).
+/// Plays the schedules on `farm` (null: a farm of options.jobs threads). On a worker rank it
+/// serves the collector's jobs until the collector is done and returns a report whose `collector`
+/// is false. Throws RunInputError (bad policy, guard, bound; a schedule that fails to play, named).
 ExploreReport explore(const Scenario& scenario, const RunConfig& config, const ExploreOptions& options,
-                      const ExploreProgress& progress = {});
+                      const ExploreProgress& progress = {}, results::JobFarm* farm = nullptr);
 
 std::string format_explore(const ExploreReport& r, const Program& program);
 boost::json::object explore_to_json(const ExploreReport& r, const Program& program);
