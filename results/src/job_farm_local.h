@@ -50,6 +50,7 @@ class LocalWorkers {
   std::size_t running_ = 0;
   unsigned alive_ = 0;
   bool stop_ = false;
+  bool main_waiting_ = false;  // the main thread is in take(), waiting for a finished job
   std::vector<std::thread> threads_;
 };
 
