@@ -12,6 +12,8 @@
 // measures the farm, not MPI's start-up): all policies x all guards x 6 capacities x 6 seeds.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -70,6 +72,12 @@ res::JobHandler worker_handler() {
   return [](std::size_t i, const std::string& input) { return input == kNoop ? std::string() : sweep_job(i, input); };
 }
 
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 void BM_Sweep(benchmark::State& state, bool all_ranks) {
   const fs::path dir = fs::temp_directory_path() / ("allocsim-bench-mpi-" + std::to_string(all_ranks));
   std::unique_ptr<res::JobFarm> one = res::make_thread_farm(1);
@@ -91,13 +99,45 @@ void BM_Dispatch(benchmark::State& state, bool mpi) {
   res::FarmRun run;
   for (std::size_t i = 0; i < kDispatchJobs; ++i) run.todo.push_back(i);
   run.input = [](std::size_t) { return kNoop; };
+  const auto wall0 = std::chrono::steady_clock::now();
+  const double cpu0 = thread_cpu_seconds();
   for (auto _ : state) benchmark::DoNotOptimize(farm.run(run, worker_handler(), [](std::size_t, std::string&&) {}));
+  const double jobs = double(kDispatchJobs) * double(state.iterations());
   state.counters["ranks"] = mpi ? farm.ranks() : 1;
-  state.counters["ns_per_job"] = benchmark::Counter(double(kDispatchJobs) * double(state.iterations()),
-                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_job"] = 1e6 * std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() / jobs;
+  state.counters["collector_cpu_us_per_job"] = 1e6 * (thread_cpu_seconds() - cpu0) / jobs;
 }
 BENCHMARK_CAPTURE(BM_Dispatch, mpi, true)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Dispatch, one_thread, false)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The sweep's cost per job beyond the job itself: 20,000 jobs that return a ready result (one
+// real run's) through run_sweep on one thread, so each costs only what every job costs the sweep:
+// its record written and parsed back on the worker's side, appended to the journal and parsed on
+// the collector's.
+void BM_SweepPerJob(benchmark::State& state) {
+  const fs::path dir = fs::temp_directory_path() / "allocsim-bench-mpi-per-job";
+  allocsim::RunConfig c = sweep().base;
+  c.policy = "immediate";
+  c.guard = "none";
+  const allocsim::RunResult ready = allocsim::run_one(sweep().scenario, c);
+  allocsim::results::SweepSpec spec = sweep().spec;
+  spec.seeds = int(kDispatchJobs / (spec.policies.size() * spec.guards.size() * spec.semaphores.size()));
+  std::unique_ptr<res::JobFarm> one = res::make_thread_farm(1);
+  res::SweepOptions o;
+  o.farm = one.get();
+  o.force = true;
+  o.progress = res::ProgressStyle::Off;
+  std::size_t jobs = 0;
+  const auto wall0 = std::chrono::steady_clock::now();
+  const double cpu0 = thread_cpu_seconds();
+  for (auto _ : state) jobs += res::run_sweep(spec, dir, [&](const res::SweepJob&) { return ready; }, o).total;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  state.counters["us_per_job"] = 1e6 * wall / double(jobs);
+  // This thread is the collector: what it spends per job bounds how many ranks it can serve.
+  state.counters["collector_cpu_us_per_job"] = 1e6 * (thread_cpu_seconds() - cpu0) / double(jobs);
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_SweepPerJob)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 /// Keeps the real time of each run, to print the speed-up measured in this one run.
 class RatioReporter : public benchmark::ConsoleReporter {
