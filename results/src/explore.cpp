@@ -190,6 +190,7 @@ ExploreReport explore(const Scenario& scenario, const RunConfig& config, const E
   if (options.execution >= units.units)  // on every rank: each exits 2, none waits for jobs
     throw RunInputError("--execution " + std::to_string(options.execution) + ": the program has " +
                         std::to_string(units.units) + " execution(s), numbered from 0");
+  check_run_config(scenario, config);  // a bad policy or guard, on every rank too
   // Every rank has loaded the same scenario and configuration, so a job is just its delays.
   const results::JobHandler play_job = [&](std::size_t, const std::string& input) {
     const ScheduleJob job = explore_detail::decode_job(input);

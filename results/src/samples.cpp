@@ -98,6 +98,7 @@ SampleSet assemble_samples(std::vector<SampleRun>&& runs) {
 std::optional<SampleSet> run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread,
                                      int samples, results::JobFarm& farm, results::ProgressMeter* progress) {
   if (samples < 1) throw RunInputError("--samples must be at least 1");
+  check_run_config(scenario, config);  // on every rank, before any serves
   const results::JobHandler handler = [&](std::size_t i, const std::string&) {
     return sample_run_text(run_sample(scenario, config, spread, int(i)));
   };

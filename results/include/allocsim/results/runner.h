@@ -22,4 +22,9 @@ namespace allocsim {
 RunResult run_one(const Scenario& scenario, const RunConfig& config, std::vector<Observer*> extra = {},
                   const std::function<void(SimOptions&)>& adjust = {});
 
+/// Throws what run_one throws for bad input, without running. Commands whose runs are jobs of the
+/// farm call it on every rank first, so under mpirun every rank exits 2 on a bad name, not only
+/// the one a failed job reaches.
+void check_run_config(const Scenario& scenario, const RunConfig& config);
+
 }  // namespace allocsim
