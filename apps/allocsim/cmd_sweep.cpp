@@ -171,8 +171,9 @@ int run(const SweepArgs& a) {
     auto sample = [&](const res::SweepJob& j, int i) { return allocsim::run_sample(scenario, config_of(j), spread, i); };
     outcome = res::run_sampled_sweep(spec, dir, sample, options);
     if (!outcome.collector) return 0;  // a worker rank: it served the collector's samples
-    std::cerr << "sweep: " << outcome.total << " points x " << spec.samples << " samples (" << outcome.ran
-              << " points run now, " << outcome.reused << " resumed from " << (dir / "jobs").string() << ")\n";
+    std::cerr << "sweep: " << outcome.total / std::size_t(spec.samples) << " points x " << spec.samples
+              << " samples (" << outcome.ran << " samples run now, " << outcome.reused << " resumed from "
+              << (dir / "jobs").string() << ")\n";
   } else {
     auto job = [&](const res::SweepJob& j) { return allocsim::run_one(*per_seed.get(j.seed), config_of(j)); };
     outcome = res::run_sweep(spec, dir, job, options);
@@ -182,7 +183,7 @@ int run(const SweepArgs& a) {
   }
 
   if (!outcome.outputs) {  // a shard: its records only
-    std::cout << "shard     " << a.shard << ": " << outcome.ran << " " << (spec.samples > 0 ? "points" : "runs")
+    std::cout << "shard     " << a.shard << ": " << outcome.ran << " " << (spec.samples > 0 ? "samples" : "runs")
               << " recorded in " << (dir / "jobs").string()
               << "\n          once every shard has run: the same command with --merge instead of --shard\n";
     return 0;
@@ -227,7 +228,7 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
   sub.add_option("--out", a->out, "output folder (created; re-running into it resumes)")->required();
   sub.add_option("--jobs,-j", a->jobs, "parallel runs (with --samples: samples) per process (default: all cores; under mpirun: 1 per rank); output is the same for any")->check(CLI::Range(1u, 4096u));
   sub.add_option("--shard", a->shard,
-                 "INDEX/COUNT: run only the jobs (with --samples: points) whose index is INDEX mod COUNT and record them in OUT, "
+                 "INDEX/COUNT: run only the jobs (with --samples: samples) whose index is INDEX mod COUNT and record them in OUT, "
                  "for job arrays without MPI; then --merge");
   sub.add_flag("--merge", a->merge, "run nothing: write the results and report from the records the shards left in OUT (every one must be there)");
   sub.add_option("--set", a->sets, "override a numeric parameter, key=value (repeatable)");
@@ -242,7 +243,7 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
       "  allocsim sweep conv-autotune --policies immediate,event-poll --guards none --semaphore 2,32 --samples 200 \\\n"
       "      --platform results/hw/h200-samples/calibration.json --out out/cs\n"
       "Output: OUT/results.csv, OUT/results.json, OUT/report.md (+ PNG plots); OUT/jobs/*.jsonl hold a record per\n"
-      "finished run (with --samples: per point) so an interrupted sweep resumes where it stopped. With --samples,\n"
+      "finished run (with --samples: per sample) so an interrupted sweep resumes where it stopped. With --samples,\n"
       "results.csv has one row per sample and OUT/samples.csv one per point (corruption rates with intervals).\n"
       "On a cluster: mpirun -np N allocsim sweep ... (or srun) spreads the jobs over the ranks, same files;\n"
       "without MPI, run --shard 0/N .. N-1/N into one OUT, then --merge (README: Running on a cluster).\n"

@@ -1,12 +1,15 @@
-// The sampled sweep runner: skip the points DIR already records, run the rest one after another
-// with each point's samples on every thread, record each point as it finishes, then write the
-// outputs in point order (see sweep_sampled.h for the contract).
+// The sampled sweep runner: every sample of every point is a job, recorded on its own as it
+// reaches the collector; the points are summarised once all their samples are in, then the
+// outputs are written in point order (see sweep_sampled.h for the contract).
+//
+// Why a record per sample and not per point: a point of a real profile with thousands of samples
+// is hours of work; recorded per sample, an interrupted run loses at most the samples in flight,
+// and a job array's shards can split one point.
 #include "allocsim/results/sweep_sampled.h"
 
 #include <boost/json.hpp>
 #include <iostream>
 #include <optional>
-#include <map>
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/results/sweep_record.h"
@@ -19,69 +22,56 @@ namespace json = boost::json;
 
 namespace {
 
-/// A finished point: what its record holds.
-struct Point {
-  SampleSummary summary;
-  std::vector<RunResult> runs;  // sample order
-};
-
-std::string record_text(std::size_t index, const Point& p) {
-  std::string out = "{\"index\":" + std::to_string(index) + ",\"samples\":" +
-                    json::serialize(summary_to_json(p.summary)) + ",\"runs\":[";
-  for (std::size_t i = 0; i < p.runs.size(); ++i) out += (i ? "," : "") + run_result_json(p.runs[i]);
-  return out + "]}\n";
+std::string record_text(std::size_t index, const SampleRun& s) {
+  return "{\"index\":" + std::to_string(index) + ",\"sample\":" + sample_run_text(s) + "}\n";
 }
 
-bool same_run(const RunResult& r, const SweepSpec& spec, const SweepJob& job, std::size_t sample) {
-  return r.scenario == spec.scenario && r.policy == job.policy && r.guard == job.guard &&
-         r.semaphore == job.semaphore && r.seed == seeds::nth(job.seed, sample);
-}
-
-/// A point's record, if `text` is one and belongs to this point of this sweep (anything else is
-/// rerun).
-std::optional<Point> parse_record(const std::string& text, const SweepJob& job, const SweepSpec& spec) {
+/// Sample job j's record, if `text` is one and belongs to it (`job`: the sample's identity, seed
+/// included); anything else is rerun.
+std::optional<SampleRun> parse_record(const std::string& text, const SweepJob& job, const std::string& scenario) {
   boost::system::error_code ec;
   json::value v = json::parse(text, ec);
-  if (ec || !v.is_object()) return std::nullopt;
-  const auto& o = v.as_object();
-  auto idx = o.find("index"), sum = o.find("samples"), runs = o.find("runs");
-  if (idx == o.end() || sum == o.end() || runs == o.end() || !idx->value().is_int64() ||
-      idx->value().as_int64() != static_cast<std::int64_t>(job.index) || !runs->value().is_array())
+  const json::object* o = ec ? nullptr : v.if_object();
+  const json::value* idx = o ? o->if_contains("index") : nullptr;
+  const json::value* sample = o ? o->if_contains("sample") : nullptr;
+  if (!idx || !sample || !idx->is_int64() || idx->as_int64() != static_cast<std::int64_t>(job.index)) return std::nullopt;
+  try {
+    SampleRun s = sample_run_from_text(json::serialize(*sample));
+    const RunResult& r = s.result;
+    if (r.scenario != scenario || r.policy != job.policy || r.guard != job.guard || r.semaphore != job.semaphore ||
+        r.seed != job.seed)
+      return std::nullopt;
+    return s;
+  } catch (const std::exception&) {
     return std::nullopt;
-  auto summary = summary_from_json(sum->value());
-  if (!summary || summary->scenario != spec.scenario || summary->policy != job.policy ||
-      summary->guard != job.guard || summary->semaphore != job.semaphore || summary->first_seed != job.seed ||
-      summary->samples != spec.samples || runs->value().as_array().size() != std::size_t(spec.samples))
-    return std::nullopt;
-  Point p{*summary, {}};
-  for (const json::value& r : runs->value().as_array()) {
-    auto run = run_result_from_json(json::serialize(r));
-    if (!run || !same_run(*run, spec, job, p.runs.size())) return std::nullopt;
-    p.runs.push_back(std::move(*run));
   }
-  return p;
 }
 
-/// The point's samples with the sweep's identity, whatever the job function filled in (as
-/// run_sweep does for a job's run), summarised.
-Point finish_point(std::vector<SampleRun>&& runs, const SweepSpec& spec, const SweepJob& job) {
+/// Every sample as a job: job p * samples + i is sample i of point p, its seed the sample's.
+std::vector<SweepJob> sample_jobs(const std::vector<SweepJob>& points, std::size_t per_point) {
+  std::vector<SweepJob> jobs;
+  for (const SweepJob& p : points)
+    for (std::size_t i = 0; i < per_point; ++i) {
+      SweepJob j = p;
+      j.index = jobs.size();
+      j.seed = seeds::nth(p.seed, i);
+      jobs.push_back(std::move(j));
+    }
+  return jobs;
+}
+
+/// A point's samples summarised, with the sweep's identity (the records carry it already).
+SampleSummary summarize_point(std::vector<SampleRun>&& runs, const SweepSpec& spec, const SweepJob& point,
+                              std::vector<RunResult>& results) {
   SampleSet set = assemble_samples(std::move(runs));
   set.scenario = spec.scenario;
-  set.policy = job.policy;
-  set.guard = job.guard;
-  set.semaphore = job.semaphore;
-  set.first_seed = job.seed;
-  for (std::size_t i = 0; i < set.runs.size(); ++i) {
-    RunResult& r = set.runs[i];
-    r.scenario = spec.scenario;
-    r.policy = job.policy;
-    r.guard = job.guard;
-    r.semaphore = job.semaphore;
-    r.seed = seeds::nth(job.seed, i);
-  }
-  Point p{summarize(set), {}};
-  p.runs = std::move(set.runs);
-  return p;
+  set.policy = point.policy;
+  set.guard = point.guard;
+  set.semaphore = point.semaphore;
+  set.first_seed = point.seed;
+  SampleSummary summary = summarize(set);
+  for (RunResult& r : set.runs) results.push_back(std::move(r));
+  return summary;
 }
 
 }  // namespace
@@ -92,9 +82,16 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
   if (spec.samples < 1) throw SweepError("sweep: a sampled sweep needs --samples >= 1");
   const auto points = expand_jobs(spec);
   const std::size_t per_point = std::size_t(spec.samples);
-  // Job j is sample j % samples of point j / samples.
+  const std::vector<SweepJob> jobs = sample_jobs(points, per_point);
   const JobHandler handler = [&](std::size_t j, const std::string&) {
-    return sample_run_text(run_sample(points.at(j / per_point), int(j % per_point)));
+    SampleRun s = run_sample(points.at(j / per_point), int(j % per_point));
+    // The sample's identity is the sweep's, whatever the job function filled in.
+    s.result.scenario = spec.scenario;
+    s.result.policy = jobs[j].policy;
+    s.result.guard = jobs[j].guard;
+    s.result.semaphore = jobs[j].semaphore;
+    s.result.seed = jobs[j].seed;
+    return record_text(j, s);
   };
   detail::FarmChoice farm(options);
   SweepOutcome out;
@@ -104,46 +101,34 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
     return out;
   }
   detail::claim_dir(dir, spec, options);
-  out.total = points.size();
-  std::vector<std::optional<Point>> slots;
+  out.total = jobs.size();
+  std::vector<std::optional<SampleRun>> slots;
   const std::vector<std::size_t> missing = detail::reuse_records(
-      points, slots, dir, [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec); });
-  out.reused = points.size() - missing.size();
-  const std::vector<std::size_t> mine = detail::jobs_to_run(missing, options);
+      jobs, slots, dir, [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec.scenario); });
+  out.reused = jobs.size() - missing.size();
 
-  ProgressMeter meter(points.size() * per_point, out.reused * per_point,
-                      options.progress_out ? *options.progress_out : std::cerr, detail::pick_style(options.progress),
-                      "sweep", "samples");
-  FarmRun run;
-  run.progress = &meter;
-  for (std::size_t p : mine)
-    for (std::size_t i = 0; i < per_point; ++i) run.todo.push_back(p * per_point + i);
-  std::map<std::size_t, std::pair<std::size_t, std::vector<SampleRun>>> open;  // point -> (samples in, samples)
+  ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
+                      detail::pick_style(options.progress), "sweep", "samples");
+  FarmRun run{detail::jobs_to_run(missing, options), {}, &meter};
   detail::LazyJournal journal(dir, options);
-  const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t j, std::string&& text) {
-    const std::size_t p = j / per_point;
-    auto& [in, runs] = open[p];
-    if (runs.empty()) runs.resize(per_point);
-    runs[j % per_point] = sample_run_from_text(text);
-    if (++in < per_point) return;
-    Point done = finish_point(std::move(runs), spec, points[p]);
-    open.erase(p);
-    journal.append(record_text(p, done));
-    slots[p] = std::move(done);
-    ++out.ran;
+  const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t j, std::string&& record) {
+    journal.append(record);
+    slots[j] = parse_record(record, jobs[j], spec.scenario);  // as a resumed run reads it
   });
   meter.finish();
+  out.ran = run.todo.size() - failed.size();
   detail::throw_if_failed(failed, dir, [&](std::size_t j) {
-    return detail::describe_job(points[j / per_point]) + ", sample " + std::to_string(j % per_point);
+    return detail::describe_job(jobs[j]) + " (sample " + std::to_string(j % per_point) + ")";
   });
   if (options.shard.active()) {
     out.outputs = false;
     return out;
   }
 
-  for (auto& s : slots) {
-    out.samples.push_back(std::move(s->summary));
-    for (auto& r : s->runs) out.results.push_back(std::move(r));
+  for (const SweepJob& p : points) {
+    std::vector<SampleRun> runs;
+    for (std::size_t i = 0; i < per_point; ++i) runs.push_back(std::move(*slots[p.index * per_point + i]));
+    out.samples.push_back(summarize_point(std::move(runs), spec, p, out.results));
   }
   detail::write_whole_file(dir / "results.csv", sweep_csv_text(out.results));
   detail::write_whole_file(dir / "results.json", detail::results_json_text(spec, out.results, out.samples));

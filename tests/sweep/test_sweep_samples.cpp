@@ -82,7 +82,7 @@ TEST_CASE("sampled sweep: --jobs 1 and --jobs 2 write byte-identical files", "[s
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 5);
 }
 
-TEST_CASE("sampled sweep: resume runs only the missing or broken points, byte-identical", "[sweep-samples]") {
+TEST_CASE("sampled sweep: resume runs only the missing or broken samples, byte-identical", "[sweep-samples]") {
   const auto spec = test::sampled_spec(8);
   const test::SampledPoints points(8);
   const auto reference = fresh_dir("ref");
@@ -90,23 +90,25 @@ TEST_CASE("sampled sweep: resume runs only the missing or broken points, byte-id
 
   const auto dir = fresh_dir("resume");
   results::run_sampled_sweep(spec, dir, points, quiet(2));
-  test::rewrite_journals(dir, [](std::size_t i, const std::string& line) -> std::optional<std::string> {
-    if (i == 1) return std::nullopt;                        // never recorded
-    return i == 2 ? line.substr(0, line.size() / 2) : line;  // cut off mid-write
+  // Samples of point 1 never recorded; one sample of point 2 cut off mid-write (sample j of the
+  // sweep is sample j % 8 of point j / 8).
+  test::rewrite_journals(dir, [](std::size_t j, const std::string& line) -> std::optional<std::string> {
+    if (j / 8 == 1 && j % 8 >= 3) return std::nullopt;
+    return j == 2 * 8 + 5 ? line.substr(0, line.size() / 2) : line;
   });
   std::mutex mu;
-  std::set<std::size_t> ran;
+  std::set<std::pair<std::size_t, int>> ran;  // (point, sample)
   auto counting = [&](const results::SweepJob& j, int i) {
     {
       std::lock_guard lock(mu);
-      ran.insert(j.index);
+      ran.emplace(j.index, i);
     }
     return points(j, i);
   };
   const auto out = results::run_sampled_sweep(spec, dir, counting, quiet(2));
-  CHECK(ran == std::set<std::size_t>{1, 2});
-  CHECK(out.ran == 2);
-  CHECK(out.reused == 2);
+  CHECK(ran == std::set<std::pair<std::size_t, int>>{{1, 3}, {1, 4}, {1, 5}, {1, 6}, {1, 7}, {2, 5}});
+  CHECK(out.ran == 6);
+  CHECK(out.reused == 4 * 8 - 6);
   for (const char* f : {"results.csv", "results.json", "samples.csv"}) {
     INFO(f);
     CHECK(slurp(dir / f) == slurp(reference / f));

@@ -5,9 +5,10 @@
 // instead of the 0 or 1 of one timing.
 //
 // Each sample is a job of the farm (threads, or MPI ranks): samples are the many equal pieces of
-// work, while a sweep may have fewer points than cores. DIR follows run_sweep's
-// contract (sweep.h): one record per point under DIR/jobs (its summary and its samples' runs),
-// resume runs only the missing points, --force starts over. Outputs: results.csv / results.json
+// work, while a sweep may have fewer points than cores. DIR follows run_sweep's contract
+// (sweep.h) with the sample as the job: one record per sample in DIR/jobs, resume runs only the
+// missing samples, a shard is a share of the samples (so shards can split one point), --force
+// starts over. Outputs: results.csv / results.json
 // with one run per sample (point-major, then sample), results.json's `samples` and samples.csv with
 // one summary per point (sample_summary.h). The bytes do not depend on the thread count.
 #pragma once
@@ -26,8 +27,8 @@ using SampleJobFn = std::function<SampleRun(const SweepJob& point, int sample)>;
 
 /// Runs the missing points, then writes DIR/results.csv, DIR/results.json and DIR/samples.csv.
 /// `spec.samples` must be >= 1 and `spec.seeds` 1 (SweepError otherwise); the outcome's `total`,
-/// `ran` and `reused` count points, and a shard is a share of the points. Throws SweepJobsFailed
-/// naming the failed samples (every point whose samples all finished is recorded).
+/// `ran` and `reused` count samples. Throws SweepJobsFailed naming the failed samples (every
+/// other sample finished and is recorded).
 SweepOutcome run_sampled_sweep(const SweepSpec& spec, const std::filesystem::path& dir, const SampleJobFn& run_sample,
                                const SweepOptions& options = {});
 
