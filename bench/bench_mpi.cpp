@@ -7,7 +7,8 @@
 // mpirun -np 1 gives); BM_Sweep/all_ranks the same sweep on every rank, one worker thread each.
 // Their ratio, printed at the end, is the speed-up (target: >= 1.8 at 2 ranks on the project's
 // 2-core machine). BM_Dispatch sends 20,000 jobs that do nothing through the farm: its time per
-// job is the overhead the farm adds to each job, through MPI and through one thread for reference.
+// job is the overhead the farm adds to each job: through MPI (rank 0 dispatches, the other ranks run
+// every job) and through one thread of rank 0 for reference.
 // The sweep's jobs are conv-autotune with 32 epochs of 16 steps (a few ms each, so the ratio
 // measures the farm, not MPI's start-up): all policies x all guards x 6 capacities x 6 seeds.
 #include <benchmark/benchmark.h>
@@ -78,6 +79,14 @@ double thread_cpu_seconds() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+/// The fraction of the last run's jobs rank 0 ran (the rest went through MPI).
+double rank0_share(const res::JobFarm& farm) {
+  const std::vector<std::size_t> by_rank = farm.jobs_by_rank();
+  std::size_t all = 0;
+  for (std::size_t n : by_rank) all += n;
+  return all ? double(by_rank[0]) / double(all) : 0;
+}
+
 void BM_Sweep(benchmark::State& state, bool all_ranks) {
   const fs::path dir = fs::temp_directory_path() / ("allocsim-bench-mpi-" + std::to_string(all_ranks));
   std::unique_ptr<res::JobFarm> one = res::make_thread_farm(1);
@@ -88,6 +97,7 @@ void BM_Sweep(benchmark::State& state, bool all_ranks) {
   for (auto _ : state) benchmark::DoNotOptimize(res::run_sweep(sweep().spec, dir, sweep().run_job, o));
   state.counters["ranks"] = all_ranks ? res::JobFarm::get().ranks() : 1;
   state.counters["jobs"] = double(sweep().jobs.size());
+  state.counters["rank0_share"] = rank0_share(*o.farm);
   fs::remove_all(dir);
 }
 BENCHMARK_CAPTURE(BM_Sweep, one_rank, false)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
@@ -99,11 +109,13 @@ void BM_Dispatch(benchmark::State& state, bool mpi) {
   res::FarmRun run;
   for (std::size_t i = 0; i < kDispatchJobs; ++i) run.todo.push_back(i);
   run.input = [](std::size_t) { return kNoop; };
+  run.collector_runs_jobs = !mpi;  // through MPI: every job to another rank
   const auto wall0 = std::chrono::steady_clock::now();
   const double cpu0 = thread_cpu_seconds();
   for (auto _ : state) benchmark::DoNotOptimize(farm.run(run, worker_handler(), [](std::size_t, std::string&&) {}));
   const double jobs = double(kDispatchJobs) * double(state.iterations());
   state.counters["ranks"] = mpi ? farm.ranks() : 1;
+  state.counters["rank0_share"] = rank0_share(farm);
   state.counters["us_per_job"] = 1e6 * std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() / jobs;
   state.counters["collector_cpu_us_per_job"] = 1e6 * (thread_cpu_seconds() - cpu0) / jobs;
 }

@@ -5,6 +5,8 @@
 // receive, which Open MPI implements by spinning a core.
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <mpi.h>
@@ -45,6 +47,15 @@ unsigned count_default_threads(int rank) {
   if (sched_getaffinity(0, sizeof mine, &mine) == 0 && unsigned(CPU_COUNT(&mine)) < node)
     return unsigned(CPU_COUNT(&mine));  // bound: these cores are this rank's
   return std::max(1u, node / unsigned(std::max(1, on_node)));
+}
+
+/// How many jobs a rank with `threads` threads holds at a time so that none waits for its next job:
+/// a result's trip to the collector and the next job's trip back take up to two polling sleeps
+/// (Backoff, 0.5 ms each), so each thread keeps about 2 ms of work queued, 64 jobs at most.
+/// Jobs of 2 ms or more: one queued behind each running one.
+std::size_t job_window(unsigned threads, double mean_job_seconds) {
+  const double per_thread = mean_job_seconds > 0 ? std::ceil(2e-3 / mean_job_seconds) : 1;
+  return std::size_t(threads) * (1 + std::size_t(std::clamp(per_thread, 1.0, 63.0)));
 }
 
 }  // namespace
@@ -102,9 +113,17 @@ class MpiRanks final : public RemoteRanks {
   }
 
   void serve(LocalWorkers& local) override {
-    std::string msg;
-    put_u64(msg, local.alive() + 1);  // one job queued behind each running one
-    send(0, kRequest, msg);
+    // The jobs this rank holds at a time (running, queued, or on their way): at first one queued
+    // behind each running one; more when jobs turn out short (job_window).
+    std::size_t window = 0;
+    auto widen_to = [&](std::size_t want) {
+      if (want <= window) return;
+      std::string msg;
+      put_u64(msg, want - window);
+      send(0, kRequest, msg);
+      window = want;
+    };
+    widen_to(2 * std::size_t(local.alive()));
     bool closing = false, returned = false;
     Backoff backoff;
     while (!closing || local.in_flight() > 0) {
@@ -123,6 +142,7 @@ class MpiRanks final : public RemoteRanks {
         out += f.body;
         send(0, kResult, out);
       }
+      if (any) widen_to(job_window(local.alive(), local.mean_job_seconds()));
       if (local.alive() == 0) {  // every thread retired after a crash: hand back what is queued
         std::string back;
         for (std::size_t i : local.drain_queue()) put_u64(back, i);

@@ -39,7 +39,7 @@ class Farm final : public JobFarm {
 
   std::vector<JobFailure> run(const FarmRun& run, const JobHandler& handler, const JobCollect& collect) override {
     if (!is_collector()) throw std::logic_error("JobFarm::run on a worker rank");
-    LocalWorkers local(threads(), handler);
+    LocalWorkers local(run.collector_runs_jobs || ranks() == 1 ? threads() : 0, handler);
     std::deque<std::size_t> pending(run.todo.begin(), run.todo.end());
     std::size_t outstanding = 0;  // handed out, not finished
     std::vector<JobFailure> failures;

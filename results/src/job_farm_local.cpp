@@ -55,6 +55,11 @@ std::vector<std::size_t> LocalWorkers::drain_queue() {
   return out;
 }
 
+double LocalWorkers::mean_job_seconds() const {
+  std::lock_guard lock(mu_);
+  return jobs_done_ ? busy_seconds_ / double(jobs_done_) : 0;
+}
+
 std::size_t LocalWorkers::in_flight() const {
   std::lock_guard lock(mu_);
   return queue_.size() + running_;
@@ -74,6 +79,7 @@ void LocalWorkers::work() {
     }
     FinishedJob f;
     f.index = job.first;
+    const auto start = std::chrono::steady_clock::now();
     try {
       const int sig = run_guarded([&] {
         inject_fault(job.first);
@@ -95,6 +101,8 @@ void LocalWorkers::work() {
       std::lock_guard lock(mu_);
       --running_;
       if (crashed) --alive_;
+      ++jobs_done_;
+      busy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       done_.push_back(std::move(f));
       wake = main_waiting_;
     }

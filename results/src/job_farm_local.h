@@ -39,6 +39,8 @@ class LocalWorkers {
   std::vector<std::size_t> drain_queue();
   /// Jobs queued or running.
   std::size_t in_flight() const;
+  /// The mean time of the jobs run so far (0 before the first).
+  double mean_job_seconds() const;
 
  private:
   void work();
@@ -48,6 +50,8 @@ class LocalWorkers {
   std::deque<std::pair<std::size_t, std::string>> queue_;
   std::vector<FinishedJob> done_;
   std::size_t running_ = 0;
+  std::size_t jobs_done_ = 0;
+  double busy_seconds_ = 0;  // over jobs_done_ jobs
   unsigned alive_ = 0;
   bool stop_ = false;
   bool main_waiting_ = false;  // the main thread is in take(), waiting for a finished job

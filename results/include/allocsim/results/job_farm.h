@@ -9,8 +9,10 @@
 // a deadlock), so work is handed out one job at a time to whichever thread asks, never split up
 // front, and every job's result comes back to the one process that writes files. Boost.MPI gives
 // the transport; the dispatching is these few rules:
-//   - each worker rank asks for (threads + 1) jobs, so a thread always has its next job queued
-//     while its result travels; each result it returns is a request for one more job;
+//   - each worker rank holds a window of jobs: one queued behind each running one, widened
+//     while jobs turn out shorter than the 2 ms a result's trip and the next job's take, so a
+//     thread always has its next job queued while its result travels; each result it returns is
+//     a request for one more job;
 //   - the collector's main thread only dispatches and collects: it waits on a condition variable
 //     and polls MPI with a growing sleep (20 us to 500 us), so it does not eat a core (Open MPI's
 //     blocking receive spins); its worker threads run jobs like any rank's;
@@ -52,6 +54,9 @@ struct FarmRun {
   /// The input a job needs beyond its index (explore: the schedule's delays); empty when unset.
   std::function<std::string(std::size_t)> input;
   ProgressMeter* progress = nullptr;  // ticked once per finished job (failed ones too)
+  /// false: with other ranks to run them, the collector hands out every job and runs none (how
+  /// bench_mpi measures the cost of the MPI path alone).
+  bool collector_runs_jobs = true;
 };
 
 class JobFarm {
