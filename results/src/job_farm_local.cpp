@@ -57,7 +57,7 @@ std::vector<std::size_t> LocalWorkers::drain_queue() {
 
 double LocalWorkers::mean_job_seconds() const {
   std::lock_guard lock(mu_);
-  return jobs_done_ ? busy_seconds_ / double(jobs_done_) : 0;
+  return recent_job_seconds_;
 }
 
 std::size_t LocalWorkers::in_flight() const {
@@ -101,8 +101,8 @@ void LocalWorkers::work() {
       std::lock_guard lock(mu_);
       --running_;
       if (crashed) --alive_;
-      ++jobs_done_;
-      busy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      recent_job_seconds_ = recent_job_seconds_ > 0 ? 0.9 * recent_job_seconds_ + 0.1 * took : took;
       done_.push_back(std::move(f));
       wake = main_waiting_;
     }

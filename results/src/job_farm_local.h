@@ -39,7 +39,9 @@ class LocalWorkers {
   std::vector<std::size_t> drain_queue();
   /// Jobs queued or running.
   std::size_t in_flight() const;
-  /// The mean time of the jobs run so far (0 before the first).
+  /// The time of recent jobs: a moving mean (each job weighs a tenth), so a rank that serves one
+  /// run of long jobs and then one of short ones (explore's levels, bench_mpi) follows; 0 before
+  /// the first job.
   double mean_job_seconds() const;
 
  private:
@@ -50,8 +52,7 @@ class LocalWorkers {
   std::deque<std::pair<std::size_t, std::string>> queue_;
   std::vector<FinishedJob> done_;
   std::size_t running_ = 0;
-  std::size_t jobs_done_ = 0;
-  double busy_seconds_ = 0;  // over jobs_done_ jobs
+  double recent_job_seconds_ = 0;
   unsigned alive_ = 0;
   bool stop_ = false;
   bool main_waiting_ = false;  // the main thread is in take(), waiting for a finished job
