@@ -108,35 +108,13 @@ SweepOutcome run_sweep(const SweepSpec& spec, const fs::path& dir, const JobFn& 
   if (spec.samples > 0) throw SweepError("sweep: a sampled sweep (--samples) runs through run_sampled_sweep");
   const auto jobs = expand_jobs(spec);
   const JobHandler handler = sweep_job_handler(spec, jobs, run_job);
-  detail::FarmChoice farm(options);
   SweepOutcome out;
-  if (!farm->is_collector()) {
-    farm->serve(handler);
-    out.collector = out.outputs = false;
-    return out;
-  }
-  detail::claim_dir(dir, spec, options);
-  out.total = jobs.size();
   std::vector<std::optional<RunResult>> slots;
-  const std::vector<std::size_t> missing = detail::reuse_records(
-      jobs, slots, dir, [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec.scenario); });
-  out.reused = jobs.size() - missing.size();
-
-  ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
-                      detail::pick_style(options.progress));
-  FarmRun run{detail::jobs_to_run(missing, options), {}, &meter};
-  detail::LazyJournal journal(dir, options);
-  const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t index, std::string&& record) {
-    journal.append(record);
-    slots[index] = parse_record(record, jobs[index], spec.scenario);  // as a resumed run reads it
-  });
-  meter.finish();
-  out.ran = run.todo.size() - failed.size();
-  detail::throw_if_failed(failed, dir, [&](std::size_t i) { return detail::describe_job(jobs.at(i)); });
-  if (options.shard.active()) {
-    out.outputs = false;
-    return out;
-  }
+  const bool outputs = detail::run_recorded_jobs(
+      spec, dir, options, jobs, handler,
+      [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec.scenario); },
+      [&](std::size_t i) { return detail::describe_job(jobs.at(i)); }, "jobs", slots, out);
+  if (!outputs) return out;
 
   for (auto& s : slots) out.results.push_back(std::move(*s));
   detail::write_whole_file(dir / "results.csv", sweep_csv_text(out.results));

@@ -93,37 +93,14 @@ SweepOutcome run_sampled_sweep(const SweepSpec& spec, const fs::path& dir, const
     s.result.seed = jobs[j].seed;
     return record_text(j, s);
   };
-  detail::FarmChoice farm(options);
   SweepOutcome out;
-  if (!farm->is_collector()) {
-    farm->serve(handler);
-    out.collector = out.outputs = false;
-    return out;
-  }
-  detail::claim_dir(dir, spec, options);
-  out.total = jobs.size();
   std::vector<std::optional<SampleRun>> slots;
-  const std::vector<std::size_t> missing = detail::reuse_records(
-      jobs, slots, dir, [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec.scenario); });
-  out.reused = jobs.size() - missing.size();
-
-  ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
-                      detail::pick_style(options.progress), "sweep", "samples");
-  FarmRun run{detail::jobs_to_run(missing, options), {}, &meter};
-  detail::LazyJournal journal(dir, options);
-  const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t j, std::string&& record) {
-    journal.append(record);
-    slots[j] = parse_record(record, jobs[j], spec.scenario);  // as a resumed run reads it
-  });
-  meter.finish();
-  out.ran = run.todo.size() - failed.size();
-  detail::throw_if_failed(failed, dir, [&](std::size_t j) {
-    return detail::describe_job(jobs[j]) + " (sample " + std::to_string(j % per_point) + ")";
-  });
-  if (options.shard.active()) {
-    out.outputs = false;
-    return out;
-  }
+  const bool outputs = detail::run_recorded_jobs(
+      spec, dir, options, jobs, handler,
+      [&](const std::string& text, const SweepJob& j) { return parse_record(text, j, spec.scenario); },
+      [&](std::size_t j) { return detail::describe_job(jobs[j]) + " (sample " + std::to_string(j % per_point) + ")"; },
+      "samples", slots, out);
+  if (!outputs) return out;
 
   for (const SweepJob& p : points) {
     std::vector<SampleRun> runs;

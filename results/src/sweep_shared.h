@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <functional>
 #include <memory>
@@ -99,6 +100,41 @@ std::vector<std::size_t> reuse_records(const std::vector<SweepJob>& jobs, std::v
     if (!slots[j.index]) todo.push_back(j.index);
   }
   return todo;
+}
+
+/// What both runners do with their jobs (one job, one record): on a worker rank, serve `handler`
+/// and return false. On the collector: claim DIR, take what its journals already hold
+/// (`parse(text, job)`), run the rest (a shard: its share) on the farm, journal each record as it
+/// arrives and parse it into its slot as a resume would, and throw SweepJobsFailed naming what
+/// failed (`describe`). Returns whether the outputs are to be written (not by a shard).
+template <class Slot, class Parse>
+bool run_recorded_jobs(const SweepSpec& spec, const std::filesystem::path& dir, const SweepOptions& options,
+                       const std::vector<SweepJob>& jobs, const JobHandler& handler, Parse&& parse,
+                       const std::function<std::string(std::size_t)>& describe, const char* unit,
+                       std::vector<std::optional<Slot>>& slots, SweepOutcome& out) {
+  FarmChoice farm(options);
+  if (!farm->is_collector()) {
+    farm->serve(handler);
+    out.collector = out.outputs = false;
+    return false;
+  }
+  claim_dir(dir, spec, options);
+  out.total = jobs.size();
+  const std::vector<std::size_t> missing = reuse_records(jobs, slots, dir, parse);
+  out.reused = jobs.size() - missing.size();
+  ProgressMeter meter(jobs.size(), out.reused, options.progress_out ? *options.progress_out : std::cerr,
+                      pick_style(options.progress), "sweep", unit);
+  FarmRun run{jobs_to_run(missing, options), {}, &meter};
+  LazyJournal journal(dir, options);
+  const std::vector<JobFailure> failed = farm->run(run, handler, [&](std::size_t index, std::string&& record) {
+    journal.append(record);
+    slots[index] = parse(record, jobs[index]);  // as a resumed run reads it
+  });
+  meter.finish();
+  out.ran = run.todo.size() - failed.size();
+  throw_if_failed(failed, dir, describe);
+  out.outputs = !options.shard.active();
+  return out.outputs;
 }
 
 }  // namespace allocsim::results::detail
