@@ -4,7 +4,6 @@
 #include "allocsim/results/sweep.h"
 
 #include <boost/json.hpp>
-#include <iostream>
 #include <optional>
 
 #include "allocsim/core/seeds.h"

@@ -8,7 +8,6 @@
 #include "allocsim/results/sweep_sampled.h"
 
 #include <boost/json.hpp>
-#include <iostream>
 #include <optional>
 
 #include "allocsim/core/seeds.h"
