@@ -128,7 +128,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
                  "play the program N times, each cost drawn from the --platform file's spread: per-execution "
                  "corruption probabilities with intervals, peak and blocking distributions")
       ->check(CLI::Range(1, 10'000'000));
-  sub.add_option("--jobs", a->jobs, "threads for --samples per process (default: every core; under mpirun 1 per rank); output is the same for any")
+  sub.add_option("--jobs", a->jobs, "threads for --samples per process (default: every core; under mpirun, the cores each rank is bound to, docs/cluster.md); output is the same for any")
       ->check(CLI::Range(1, 1024));
   sub.add_option("--progress", a->progress, "with --samples, on stderr: auto (bar on a terminal, lines otherwise), bar, lines or off")
       ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));

@@ -226,7 +226,7 @@ allocsim::cli::RunFn setup_sweep(CLI::App& sub) {
                  "interval (any execution and each), peak in-use and host blocking median/p95/max")
       ->check(CLI::Range(1, 10'000'000));
   sub.add_option("--out", a->out, "output folder (created; re-running into it resumes)")->required();
-  sub.add_option("--jobs,-j", a->jobs, "parallel runs (with --samples: samples) per process (default: all cores; under mpirun: 1 per rank); output is the same for any")->check(CLI::Range(1u, 4096u));
+  sub.add_option("--jobs,-j", a->jobs, "parallel runs (with --samples: samples) per process (default: all cores; under mpirun, the cores each rank is bound to, docs/cluster.md); output is the same for any")->check(CLI::Range(1u, 4096u));
   sub.add_option("--shard", a->shard,
                  "INDEX/COUNT: run only the jobs (with --samples: samples) whose index is INDEX mod COUNT and record them in OUT, "
                  "for job arrays without MPI; then --merge");
