@@ -90,7 +90,7 @@ ReportInput read_report_input(const std::filesystem::path& dir) {
   std::size_t i = 0;
   for (const auto& r : runs->value().as_array()) {
     std::string why;
-    auto run = run_result_from_json(json::serialize(r), &why);
+    auto run = run_result_from_value(r, &why);
     if (!run) throw ReportError("report: results.json run " + std::to_string(i) + ": " + why);
     in.runs.push_back(std::move(*run));
     ++i;

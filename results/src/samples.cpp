@@ -61,17 +61,22 @@ std::string sample_run_text(const SampleRun& s) {
 SampleRun sample_run_from_text(const std::string& text) {
   boost::system::error_code ec;
   const boost::json::value v = boost::json::parse(text, ec);
-  const boost::json::object* o = ec ? nullptr : v.if_object();
+  if (ec) throw std::runtime_error("not a sample: " + text.substr(0, 80));
+  return sample_run_from_json(v);
+}
+
+SampleRun sample_run_from_json(const boost::json::value& v) {
+  const boost::json::object* o = v.if_object();
   const boost::json::value* execs = o ? o->if_contains("executions") : nullptr;
   const boost::json::value* manifest = o ? o->if_contains("manifest") : nullptr;
   const boost::json::value* result = o ? o->if_contains("result") : nullptr;
   if (!execs || !execs->is_int64() || !manifest || !manifest->is_array() || !result)
-    throw std::runtime_error("not a sample: " + text.substr(0, 80));
+    throw std::runtime_error("not a sample: " + boost::json::serialize(v).substr(0, 80));
   SampleRun s;
   s.executions = int(execs->as_int64());
   for (const boost::json::value& e : manifest->as_array()) s.manifest_executions.push_back(int(e.as_int64()));
   std::string error;
-  auto r = results::run_result_from_json(boost::json::serialize(*result), &error);
+  auto r = results::run_result_from_value(*result, &error);
   if (!r) throw std::runtime_error("not a sample's result: " + error);
   s.result = std::move(*r);
   return s;

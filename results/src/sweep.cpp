@@ -77,7 +77,7 @@ std::optional<RunResult> parse_record(const std::string& text, const SweepJob& j
   if (idx == o.end() || res == o.end() || !idx->value().is_int64() ||
       idx->value().as_int64() != static_cast<std::int64_t>(job.index))
     return std::nullopt;
-  auto r = run_result_from_json(json::serialize(res->value()));
+  auto r = run_result_from_value(res->value());
   if (!r || r->scenario != scenario || r->policy != job.policy || r->guard != job.guard ||
       r->semaphore != job.semaphore || r->seed != job.seed)
     return std::nullopt;

@@ -66,13 +66,18 @@ struct Reader {
 }  // namespace
 
 std::optional<RunResult> run_result_from_json(const std::string& text, std::string* error) {
+  boost::system::error_code ec;
+  const json::value v = json::parse(text, ec);
+  if (!ec) return run_result_from_value(v, error);
+  if (error) *error = "not JSON: " + ec.message();
+  return std::nullopt;
+}
+
+std::optional<RunResult> run_result_from_value(const json::value& v, std::string* error) {
   auto fail = [&](std::string why) -> std::optional<RunResult> {
     if (error) *error = std::move(why);
     return std::nullopt;
   };
-  boost::system::error_code ec;
-  json::value v = json::parse(text, ec);
-  if (ec) return fail("not JSON: " + ec.message());
   if (!v.is_object()) return fail("not a JSON object");
   const auto& o = v.as_object();
   RunResult r;

@@ -35,7 +35,7 @@ std::optional<SampleRun> parse_record(const std::string& text, const SweepJob& j
   const json::value* sample = o ? o->if_contains("sample") : nullptr;
   if (!idx || !sample || !idx->is_int64() || idx->as_int64() != static_cast<std::int64_t>(job.index)) return std::nullopt;
   try {
-    SampleRun s = sample_run_from_text(json::serialize(*sample));
+    SampleRun s = sample_run_from_json(*sample);
     const RunResult& r = s.result;
     if (r.scenario != scenario || r.policy != job.policy || r.guard != job.guard || r.semaphore != job.semaphore ||
         r.seed != job.seed)

@@ -51,6 +51,8 @@ SampleRun run_sample(const Scenario& scenario, const RunConfig& config, const Pl
 std::string sample_run_text(const SampleRun& s);
 /// Throws std::runtime_error on text that is not sample_run_text's.
 SampleRun sample_run_from_text(const std::string& text);
+/// The same from an already parsed value (a sweep record's "sample").
+SampleRun sample_run_from_json(const boost::json::value& value);
 /// The set of `runs` (sample order). Throws RunInputError when there are none.
 SampleSet assemble_samples(std::vector<SampleRun>&& runs);
 

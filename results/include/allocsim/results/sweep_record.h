@@ -4,6 +4,7 @@
 // Reading is tolerant of extra keys (a newer tool's results.json still loads); a missing
 // contract key is an error.
 #pragma once
+#include <boost/json/value.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,5 +22,8 @@ std::string run_result_json(const RunResult& r);
 /// Parses run_result_json() output (or any object carrying the contract keys).
 /// Returns nullopt and sets `error` when the text is not such an object.
 std::optional<RunResult> run_result_from_json(const std::string& text, std::string* error = nullptr);
+/// The same from an already parsed value (a record's "result"), not printed and parsed again:
+/// the collector of a sweep reads every record on one thread.
+std::optional<RunResult> run_result_from_value(const boost::json::value& value, std::string* error = nullptr);
 
 }  // namespace allocsim::results
