@@ -59,8 +59,8 @@ class Farm final : public JobFarm {
     detail::Backoff backoff;
     bool any = true;
     while (!pending.empty() || outstanding > 0) {
-      // Hand out: a queue of one job beyond the running ones per process, so the rest stays
-      // free for whichever rank asks next.
+      // Hand out: to the local threads one job queued behind each running one, to each worker
+      // rank what its window asks for (credits), so the rest stays free for whichever asks next.
       while (!pending.empty() && local.alive() > 0 && local.in_flight() < local.alive() + 1) {
         local.add(pending.front(), input_of(pending.front()));
         pending.pop_front();
