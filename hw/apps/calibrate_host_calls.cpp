@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/seeds.h"
@@ -70,6 +72,37 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
   (void)set_platform_field(profile, *book, estimate(bookkeeping, book->name, false));
   out.counts.emplace_back(book->name, double(bookkeeping.size()));
   return out;
+}
+
+std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile, const Scenario& workload,
+                                int trials) {
+  HwDeviceOptions options;
+  options.platform = profile;
+  options.params = workload.params;
+  options.semaphore = 32;
+  options.wait_timeout_ns = 5'000'000'000;
+  std::unique_ptr<HwDevice> device = make_hip_device(workload, options);
+  std::vector<double> busy;
+  for (int t = 0; t < trials; ++t) {
+    const TrialStats s =
+        run_trial(*device, workload, "immediate", "none", workload.params, seeds::nth(workload.seed, std::uint64_t(t)));
+    if (t > 0) busy.push_back(double(s.host_busy_ns));  // trial 0 carries the process's first-use costs
+  }
+  if (busy.empty()) throw HwError("calibrate: host pace needs at least 2 trials");
+  std::vector<double> sorted = busy;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  if (!(median > 0)) throw HwError("calibrate: the host-pace workload took no host time");
+  for (double& b : busy) b /= median;
+  spread.host_pace = spread_quantiles(busy);
+  std::string line = "host_pace over " + std::to_string(busy.size()) + " trials of " + workload.name + " (median " +
+                     std::to_string(std::llround(median / 1000)) + " us host busy):";
+  char q[32];
+  for (std::size_t i = 0; i < kSpreadLevels.size(); ++i) {
+    std::snprintf(q, sizeof q, " p%g %.3f", 100 * kSpreadLevels[i], spread.host_pace[i]);
+    line += q;
+  }
+  return line;
 }
 
 }  // namespace allocsim::hw

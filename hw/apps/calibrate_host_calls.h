@@ -30,4 +30,11 @@ struct HostCallCalibration {
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,
                                          int trials);
 
+/// The host thread's pace from trial to trial (PlatformSpread::host_pace): runs `workload` (short:
+/// about a millisecond of host time, the span a validated program's race depends on) `trials`
+/// times under `immediate` with guard `none`, and sets spread.host_pace to the quantiles of each
+/// trial's host busy time over the median trial's. Returns the log line with those quantiles.
+std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile, const Scenario& workload,
+                                int trials);
+
 }  // namespace allocsim::hw

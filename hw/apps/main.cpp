@@ -53,6 +53,9 @@ std::string join_args(int argc, char** argv) {
 /// The workload the host-call costs are measured in: a built-in scenario that validation does not
 /// run, so the validated scenarios test the profile rather than fit it.
 constexpr const char* kCalibrationWorkload = "training-churn";
+/// The host-pace runs of that workload: its steps and how many trials (hw::calibrate_host_pace).
+constexpr int kPaceWorkloadSteps = 4;
+constexpr int kPaceWorkloadTrials = 200;
 
 /// Measures the device-side costs, then the host-side ones inside the calibration workload; writes
 /// the profile to `out_path` once every field is measured and prints each with its meaning.
@@ -62,6 +65,11 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   workload_run.scenario = kCalibrationWorkload;
   const hw::HostCallCalibration host =
       hw::calibrate_host_calls(c.profile, c.spread, load_for_run(workload_run), trials);
+  // The host's pace over short runs of the same workload: a few steps, about a millisecond of host
+  // time each, the span over which a validated program's host races its device.
+  workload_run.sets.set("steps", kPaceWorkloadSteps);
+  const std::string pace =
+      hw::calibrate_host_pace(c.spread, c.profile, load_for_run(workload_run), kPaceWorkloadTrials);
   for (const PlatformField& f : kPlatformFields)
     if (!(platform_value(c.profile, f) >= 0))
       throw hw::HwError(std::string("calibrate: no valid measurement of ") + f.name);
@@ -69,6 +77,7 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   std::cout << "host calls measured in: " << host.workload << "\n";
   for (const auto& [name, count] : host.counts) std::cout << "  " << name << ": over " << count << " calls\n";
   for (const std::string& line : host.quantiles) std::cout << "  " << line << "\n";
+  std::cout << "  " << pace << "\n";
   std::cout << "device: " << c.device << "\n";
   for (const PlatformField& f : kPlatformFields)
     std::cout << f.name << " = " << platform_value(c.profile, f) << "  (" << f.description << ")\n";

@@ -24,6 +24,60 @@ double upper_median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+/// The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
+/// same file the hardware's spin cycles come from) or `spread`, semaphore and params; one seed per
+/// run. Every finding is kept so each manifest corruption can be attributed to its execution. A
+/// forced run's prediction is the simulator's replay of the same schedule (config.sim_holds).
+/// `pairs` and `timeline`, when given, take each run's findings and run timeline_trial's spans.
+SimPrediction predict(const Scenario& scenario, const std::string& policy, const std::string& guard,
+                      const ValidateConfig& config, const PlatformSpread& spread, const ExecutionUnits& units,
+                      int sim_runs, CorruptionPairTally* pairs, TimelineCombination* timeline) {
+  SimPrediction sim;
+  sim.manifest_by_execution.assign(std::size_t(units.units), 0);
+  sim.host_pace = spread.host_pace;
+  int manifest_runs = 0;
+  std::vector<double> ns_per_free, busy;
+  for (int t = 0; t < sim_runs; ++t) {
+    auto p = make_policy(policy, config.params);
+    auto g = make_guard(guard, config.params);
+    SimOptions so;
+    so.semaphore = config.semaphore;
+    so.seed = seeds::nth(scenario.seed, std::uint64_t(t));
+    so.params = config.params;
+    so.platform = config.platform;
+    so.spread = spread.empty() ? nullptr : &spread;
+    so.max_events = 200'000'000;
+    so.max_findings = std::size_t(1) << 30;
+    so.holds = config.sim_holds;
+    SimTimelineObserver spans;
+    if (timeline && t == config.timeline_trial) so.observers.push_back(&spans);
+    RunResult r = simulate(scenario, *p, *g, so);
+    if (timeline && t == config.timeline_trial) timeline->sim_ops = spans.ops();
+    sim.peak_bytes_in_use_min = t == 0 ? r.peak_bytes_in_use : std::min(sim.peak_bytes_in_use_min, r.peak_bytes_in_use);
+    sim.peak_bytes_in_use_max = std::max(sim.peak_bytes_in_use_max, r.peak_bytes_in_use);
+    if (t == 0) {
+      sim.latent = r.races_latent;
+      sim.peak_bytes_in_use = r.peak_bytes_in_use;
+      sim.completed = r.completed;
+    }
+    sim.manifest += r.races_manifest;
+    for (int e : manifest_units(units, r.findings)) {
+      ++sim.manifest_executions;
+      ++sim.manifest_by_execution[std::size_t(e)];
+    }
+    if (pairs) pairs->add_sim_run(r.findings);
+    manifest_runs += r.races_manifest > 0 ? 1 : 0;
+    if (r.releases) ns_per_free.push_back(double(r.host_release_ns) / double(r.releases));
+    busy.push_back(double(r.host_busy_ns));
+  }
+  sim.runs = sim_runs;
+  sim.host_ns_per_free = upper_median(ns_per_free);
+  sim.host_busy_ns = upper_median(busy);
+  sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
+  sim.manifest_rate = double(sim.manifest_executions) / (double(sim_runs) * double(units.units));
+  return sim;
+}
+
 }  // namespace
 
 TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::string& policy_name,
@@ -34,6 +88,8 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
   device.begin_trial(seed);
   Interpreter interp(scenario.program, device, *policy, *guard);
   Plan plan;
+  const auto loop_start = std::chrono::steady_clock::now();
+  const TimeNs waits_at_start = device.host_wait_ns();
   while (interp.next(plan)) {
     const HostOp* op = interp.current_op();
     const bool release = op && op->kind == HostOpKind::Release;
@@ -47,7 +103,12 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
     plan.clear();
   }
   interp.finish();
-  return device.end_trial();
+  const TimeNs loop_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - loop_start).count();
+  const TimeNs busy_ns = loop_ns - (device.host_wait_ns() - waits_at_start);
+  TrialStats stats = device.end_trial();
+  stats.host_busy_ns = busy_ns;
+  return stats;
 }
 
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
@@ -59,7 +120,6 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   const ExecutionUnits units = execution_units(scenario.program);
   run.executions = units.units;
   run.corrupted_by_execution.assign(std::size_t(units.units), 0);
-  run.sim.manifest_by_execution.assign(std::size_t(units.units), 0);
   CorruptionPairTally pairs(scenario.program, units);
   HwDeviceOptions options;
   options.platform = config.platform;
@@ -80,7 +140,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     timeline->trial = config.timeline_trial;
   }
   const auto start = std::chrono::steady_clock::now();
-  std::vector<double> ns_per_free, instrument_per_free;
+  std::vector<double> ns_per_free, instrument_per_free, host_busy;
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
     // Every trial runs the one program loaded for this validate run's seed, so the GPU and the
@@ -121,6 +181,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.peak_bytes_in_use_min =
           t == 0 ? s.peak_bytes_in_use : std::min(run.peak_bytes_in_use_min, s.peak_bytes_in_use);
       run.frees = s.releases;
+      host_busy.push_back(double(s.host_busy_ns));
       if (s.releases) {
         ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
         instrument_per_free.push_back(double(s.release_instrument_ns) / double(s.releases));
@@ -135,50 +196,18 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   if (run.trials > 0) run.corrupted_rate = double(run.corrupted_executions) / (double(run.trials) * run.executions);
   run.host_ns_per_free = upper_median(ns_per_free);
   run.instrument_ns_per_free = upper_median(instrument_per_free);
-  // The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
-  // same file the hardware's spin cycles come from), semaphore and params; one seed per trial.
-  // Every finding is kept so each manifest corruption can be attributed to its execution. A
-  // forced run's prediction is the simulator's replay of the same schedule (config.sim_holds).
+  run.host_busy_ns = upper_median(host_busy);
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
-  int manifest_runs = 0;
-  std::vector<double> sim_ns_per_free;
-  for (int t = 0; t < sim_runs; ++t) {
-    auto p = make_policy(policy, config.params);
-    auto g = make_guard(guard, config.params);
-    SimOptions so;
-    so.semaphore = config.semaphore;
-    so.seed = seeds::nth(scenario.seed, std::uint64_t(t));
-    so.params = config.params;
-    so.platform = config.platform;
-    so.spread = config.spread.empty() ? nullptr : &config.spread;
-    so.max_events = 200'000'000;
-    so.max_findings = std::size_t(1) << 30;
-    so.holds = config.sim_holds;
-    SimTimelineObserver spans;
-    if (timeline && t == config.timeline_trial) so.observers.push_back(&spans);
-    RunResult r = simulate(scenario, *p, *g, so);
-    if (timeline && t == config.timeline_trial) timeline->sim_ops = spans.ops();
-    run.sim.peak_bytes_in_use_min = t == 0 ? r.peak_bytes_in_use : std::min(run.sim.peak_bytes_in_use_min, r.peak_bytes_in_use);
-    run.sim.peak_bytes_in_use_max = std::max(run.sim.peak_bytes_in_use_max, r.peak_bytes_in_use);
-    if (t == 0) {
-      run.sim.latent = r.races_latent;
-      run.sim.peak_bytes_in_use = r.peak_bytes_in_use;
-      run.sim.completed = r.completed;
-    }
-    run.sim.manifest += r.races_manifest;
-    for (int e : manifest_units(units, r.findings)) {
-      ++run.sim.manifest_executions;
-      ++run.sim.manifest_by_execution[std::size_t(e)];
-    }
-    pairs.add_sim_run(r.findings);
-    manifest_runs += r.races_manifest > 0 ? 1 : 0;
-    if (r.releases) sim_ns_per_free.push_back(double(r.host_release_ns) / double(r.releases));
-  }
-  run.sim.runs = sim_runs;
+  run.sim = predict(scenario, policy, guard, config, config.spread, units, sim_runs, &pairs, timeline);
   run.corruption_pairs = pairs.pairs();
-  run.sim.host_ns_per_free = upper_median(sim_ns_per_free);
-  run.sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
-  run.sim.manifest_rate = double(run.sim.manifest_executions) / (double(sim_runs) * run.executions);
+  // The host's pace on this program, trial by trial, against the simulator's median busy time.
+  if (config.forced.empty() && run.sim.host_busy_ns > 0 && !host_busy.empty()) {
+    std::vector<double> pace;
+    for (double b : host_busy) pace.push_back(b / run.sim.host_busy_ns);
+    PlatformSpread paced = config.spread;
+    paced.host_pace = spread_quantiles(pace);
+    run.sim_host_paced = predict(scenario, policy, guard, config, paced, units, sim_runs, nullptr, nullptr);
+  }
   if (!config.quiet && !config.forced.empty()) {
     std::cerr << "  " << policy << " / " << guard << " forced: hw corrupted " << run.corrupted << "/" << run.trials
               << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions
@@ -194,7 +223,12 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
               << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions << " executions"
               << " (stale own " << run.stale_trials << "), aliased " << run.aliased << ", sim manifest "
               << run.sim.manifest_executions << "/" << run.sim.runs * run.executions << " executions, latent "
-              << run.sim.latent << ", peak hw "
+              << run.sim.latent
+              << (run.sim_host_paced ? ", host-paced sim " + std::to_string(run.sim_host_paced->manifest_executions) + "/" +
+                                           std::to_string(run.sim_host_paced->runs * run.executions) + " (pace p50 " +
+                                           std::to_string(PlatformSpread::at(run.sim_host_paced->host_pace, 0.5)).substr(0, 5) + ")"
+                                     : std::string())
+              << ", peak hw "
               << run.peak_bytes_in_use << " sim " << run.sim.peak_bytes_in_use << ", host ns/free "
               << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
   return run;

@@ -25,6 +25,14 @@ double number_of(const boost::json::value& v, const std::string& source, const c
   throw PlatformError(source + ": key '" + key + "' must be a number");
 }
 
+// One spread entry: `"key": [q0, q1, ...]`, after a comma unless it is the first.
+void write_quantiles(std::ostream& out, const char* key, const std::vector<double>& q, bool& first) {
+  out << (first ? "\n" : ",\n") << "    \"" << key << "\": [";
+  first = false;
+  for (std::size_t i = 0; i < q.size(); ++i) out << (i ? ", " : "") << boost::json::serialize(boost::json::value(q[i]));
+  out << "]";
+}
+
 }  // namespace
 
 std::string platform_to_json(const PlatformProfile& p, const PlatformSpread& spread) {
@@ -43,11 +51,9 @@ std::string platform_to_json(const PlatformProfile& p, const PlatformSpread& spr
     for (const PlatformField& f : kPlatformFields) {
       const std::vector<double>& q = spread.quantiles[platform_field_index(f)];
       if (q.empty()) continue;
-      out << (first_field ? "\n" : ",\n") << "    \"" << f.name << "\": [";
-      first_field = false;
-      for (std::size_t i = 0; i < q.size(); ++i) out << (i ? ", " : "") << boost::json::serialize(boost::json::value(q[i]));
-      out << "]";
+      write_quantiles(out, f.name, q, first_field);
     }
+    if (!spread.host_pace.empty()) write_quantiles(out, kHostPaceKey, spread.host_pace, first_field);
     out << "\n  }";
   }
   out << "\n}\n";
@@ -63,20 +69,23 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
   if (!spread) return s;
   if (!spread->is_object()) throw PlatformError(source + ": 'spread' must be an object of field -> quantiles");
   for (const auto& kv : spread->get_object()) {
-    const PlatformField* f = find_platform_field(kv.key());
-    if (!f) throw PlatformError(source + ": spread: unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");
     const std::string key(kv.key());
+    const bool pace = key == kHostPaceKey;
+    const PlatformField* f = find_platform_field(key);
+    if (!f && !pace)
+      throw PlatformError(source + ": spread: unknown key '" + key + "' (known: " + known_keys() + ", " + kHostPaceKey + ")");
     if (!kv.value().is_array() || kv.value().get_array().size() != kSpreadLevels.size())
       throw PlatformError(source + ": spread '" + key + "' must be an array of " + std::to_string(kSpreadLevels.size()) +
                           " quantiles");
     std::vector<double> q;
     for (const auto& v : kv.value().get_array()) {
-      const double x = number_of(v, source, f->name);
-      if (!(x >= 0) || (!q.empty() && x < q.back()))
-        throw PlatformError(source + ": spread '" + key + "' must be non-negative and ascending");
+      const double x = number_of(v, source, key.c_str());
+      if (!(x >= 0) || (!q.empty() && x < q.back()) || (pace && !(x > 0 && x < 1e3)))
+        throw PlatformError(source + ": spread '" + key + "' must be " +
+                            (pace ? "positive factors below 1000" : "non-negative") + " and ascending");
       q.push_back(x);
     }
-    s.quantiles[platform_field_index(*f)] = std::move(q);
+    (pace ? s.host_pace : s.quantiles[platform_field_index(*f)]) = std::move(q);
   }
   return s;
 }

@@ -146,3 +146,37 @@ TEST_CASE("summary: the hardware's peak range against the simulator's sampled ra
                 "and poll policies, 1 of 2.") != std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("summary: the prediction with the host pace measured on the GPU, point by point", "[hw][summary]") {
+  const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_paced." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  hw::ValidateReport rep;
+  rep.device = "test GPU";
+  rep.scenario = "toy";
+  rep.semaphore = 2;
+  // The hardware corrupts execution 0 in 6 of 10 trials; the calibration's prediction says 1 in 10
+  // (-50 pp on that execution), the host-paced one 5 in 10 (+10 pp).
+  hw::ValidateRun r = run("immediate", "none", 6, 1, 1);
+  r.peak_bytes_in_use_min = 1 << 20, r.peak_bytes_in_use = 3 << 20;
+  r.sim.peak_bytes_in_use_min = r.sim.peak_bytes_in_use_max = 1 << 20;
+  r.host_busy_ns = 1200;
+  hw::SimPrediction paced = r.sim;
+  paced.manifest = paced.manifest_executions = 5;
+  paced.manifest_rate = 5 / 20.0;
+  paced.manifest_by_execution = {5, 0};
+  paced.peak_bytes_in_use_min = 1 << 20, paced.peak_bytes_in_use_max = 4 << 20;
+  paced.host_pace = {0.9, 1.0, 1.1, 1.2, 1.3, 1.5, 2.0};
+  r.sim_host_paced = paced;
+  rep.runs = {r};
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
+  const std::string md = hw::validate_summary_markdown(dir.string());
+  CHECK(md.find("## Predicted with this host's pace on each program") != std::string::npos);
+  CHECK(md.find("| toy | 2 | 1.00 / 1.20 / 1.50 | 30.0% | 25.0% | +5.0 pp | +10.0 pp | 0.125 | **+50.0 pp** |") !=
+        std::string::npos);
+  CHECK(md.find("With the measured pace, 1 of 1 points lie within 10 pp overall and 1 of 1 within 20 pp on every "
+                "execution; with the calibration's pace alone, 0 and 0.") != std::string::npos);
+  CHECK(md.find("| toy | 2 | immediate + none | 1.00–3.00 | 1.00–1.00 | **no** | 1.00–4.00 | yes |") != std::string::npos);
+  CHECK(md.find("Inside the host-paced prediction's: 1 of 1; for the callback and poll policies, 0 of 0.") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}

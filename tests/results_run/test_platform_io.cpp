@@ -121,6 +121,21 @@ TEST_CASE("a platform file's spread round-trips and is checked", "[platform][spr
   CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"nope_ns": [1, 2, 3, 4, 5, 6, 7]}})"), Catch::Contains("unknown key"));
 }
 
+TEST_CASE("a platform file's host pace round-trips and is checked", "[platform][spread]") {
+  PlatformSpread s;
+  s.host_pace = {0.9, 0.95, 0.98, 1.0, 1.05, 1.2, 1.9};
+  CHECK(!s.empty());
+  const std::string text = platform_to_json(PlatformProfile{}, s);
+  CHECK(text.find("\"host_pace\": [") != std::string::npos);
+  CHECK(spread_from_json(text).host_pace == s.host_pace);
+  CHECK(same(platform_from_json(text), PlatformProfile{}));
+  CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"host_pace": [0, 1, 1, 1, 1, 1, 1]}})"),
+                    Catch::Contains("positive factors"));
+  CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"host_pace": [1, 1, 1, 1, 1, 2, 1.5]}})"),
+                    Catch::Contains("ascending"));
+  CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"host_pace": [1, 1]}})"), Catch::Contains("7 quantiles"));
+}
+
 TEST_CASE("a spread is drawn by its quantiles: linear between levels, p99 above the last", "[platform][spread]") {
   const std::vector<double> q = {0, 10, 25, 50, 75, 90, 99};
   CHECK(PlatformSpread::at(q, 0.0) == Approx(0));

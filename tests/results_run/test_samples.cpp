@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "allocsim/core/policy.h"
+#include "allocsim/engine/simulate.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/result_json.h"
 #include "allocsim/results/samples.h"
@@ -55,6 +57,47 @@ TEST_CASE("samples: with the H200's spread an execution corrupts in some samples
   CHECK(hi > 0.1);
   CHECK(lo == Approx(0.049).epsilon(0.02));
   CHECK(hi == Approx(0.176).epsilon(0.02));
+}
+
+TEST_CASE("samples: a host pace scales every host cost of a run, and only the host's", "[samples][spread]") {
+  const Scenario s = load_scenario("seed-repro");
+  auto run_with = [&](const PlatformSpread& spread) {
+    auto policy = make_policy("immediate", s.params);
+    auto guard = make_guard("none", s.params);
+    SimOptions o;
+    o.semaphore = 32;
+    o.seed = 1;
+    o.params = s.params;
+    o.spread = spread.empty() ? nullptr : &spread;
+    return simulate(s, *policy, *guard, o);
+  };
+  const RunResult plain = run_with(PlatformSpread{});
+  PlatformSpread doubled;
+  doubled.host_pace.assign(kSpreadLevels.size(), 2.0);  // every run draws a pace of exactly 2
+  const RunResult slow = run_with(doubled);
+  REQUIRE(plain.host_busy_ns > 0);
+  CHECK(slow.host_busy_ns == 2 * plain.host_busy_ns);
+  // Device ops keep their durations: the 1 ms spin still dominates each execution's device time.
+  CHECK(slow.makespan_ns < 2 * plain.makespan_ns);
+  // With a pace of 1 the costs are the profile's, as without one (only the draw order moves on).
+  PlatformSpread unit;
+  unit.host_pace.assign(kSpreadLevels.size(), 1.0);
+  CHECK(run_with(unit).host_busy_ns == plain.host_busy_ns);
+}
+
+TEST_CASE("samples: a wide host pace turns seed-repro's execution 1 at semaphore 32 into a probability",
+          "[samples][spread]") {
+  // Execution 1 corrupts only when the host is still enqueueing memsets when the GPU fills X#1,
+  // about 1 ms in: a trial whose whole host runs slow (results/hw/h200-edge).
+  const RunConfig c = seed_repro_immediate();
+  const Scenario s = load_scenario("seed-repro");
+  PlatformSpread spread = load_platform_spread(kCalibration);
+  const SampleSet without = run_samples(s, c, spread, 200, 2);
+  spread.host_pace = {0.85, 0.9, 0.95, 1.0, 1.1, 1.3, 2.0};
+  const SampleSet with = run_samples(s, c, spread, 200, 2);
+  REQUIRE(with.manifest_by_execution.size() > 1);
+  CHECK(with.manifest_by_execution[1] > without.manifest_by_execution[1]);
+  CHECK(with.manifest_by_execution[1] < with.samples);
 }
 
 TEST_CASE("samples: fewer than one is refused", "[samples]") {

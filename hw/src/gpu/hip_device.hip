@@ -226,6 +226,7 @@ class HipDevice final : public HwDevice {
   }
 
   std::string description() const override { return description_; }
+  TimeNs host_wait_ns() const override { return stats_.calls[std::size_t(HostCall::Wait)].ns; }
 
   void begin_release_timing() override {
     instrument_at_release_start_ = stats_.release_instrument_ns;

@@ -22,21 +22,29 @@ boost::json::array int_array(const std::vector<int>& v) {
 
 double rate_diff_pp(const ValidateRun& run) { return 100.0 * (run.corrupted_rate - run.sim.manifest_rate); }
 
-boost::json::object run_json(const ValidateRun& run) {
+boost::json::object prediction_json(const SimPrediction& p) {
   boost::json::object sim;
-  sim["runs"] = run.sim.runs;
-  sim["latent"] = run.sim.latent;
-  sim["manifest"] = run.sim.manifest;
-  sim["manifest_executions"] = run.sim.manifest_executions;
-  sim["manifest_rate"] = run.sim.manifest_rate;
-  sim["manifest_by_execution"] = int_array(run.sim.manifest_by_execution);
-  sim["trial_manifest_rate"] = run.sim.trial_manifest_rate;
-  sim["peak_bytes_in_use"] = run.sim.peak_bytes_in_use;
-  sim["peak_bytes_in_use_min"] = run.sim.peak_bytes_in_use_min;
-  sim["peak_bytes_in_use_max"] = run.sim.peak_bytes_in_use_max;
-  sim["host_ns_per_free"] = run.sim.host_ns_per_free;
-  sim["completed"] = run.sim.completed;
-  sim["available"] = run.sim.available;
+  sim["runs"] = p.runs;
+  sim["latent"] = p.latent;
+  sim["manifest"] = p.manifest;
+  sim["manifest_executions"] = p.manifest_executions;
+  sim["manifest_rate"] = p.manifest_rate;
+  sim["manifest_by_execution"] = int_array(p.manifest_by_execution);
+  sim["trial_manifest_rate"] = p.trial_manifest_rate;
+  sim["peak_bytes_in_use"] = p.peak_bytes_in_use;
+  sim["peak_bytes_in_use_min"] = p.peak_bytes_in_use_min;
+  sim["peak_bytes_in_use_max"] = p.peak_bytes_in_use_max;
+  sim["host_ns_per_free"] = p.host_ns_per_free;
+  sim["host_busy_ns"] = p.host_busy_ns;
+  boost::json::array pace;
+  for (double q : p.host_pace) pace.push_back(q);
+  sim["host_pace"] = std::move(pace);
+  sim["completed"] = p.completed;
+  sim["available"] = p.available;
+  return sim;
+}
+
+boost::json::object run_json(const ValidateRun& run) {
   boost::json::object o;
   o["policy"] = run.policy;
   o["guard"] = run.guard;
@@ -62,7 +70,9 @@ boost::json::object run_json(const ValidateRun& run) {
   o["frees"] = run.frees;
   o["wall_ns"] = run.wall_ns;
   o["error"] = run.error;
-  o["sim"] = std::move(sim);
+  o["host_busy_ns"] = run.host_busy_ns;
+  o["sim"] = prediction_json(run.sim);
+  if (run.sim_host_paced) o["sim_host_paced"] = prediction_json(*run.sim_host_paced);
   boost::json::array pairs;
   for (const CorruptionPair& c : run.corruption_pairs)
     pairs.push_back(boost::json::object{{"reader", c.reader},

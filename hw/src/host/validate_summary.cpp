@@ -2,6 +2,7 @@
 // the header for why it is generated).
 #include "allocsim/hw/validate_summary.h"
 
+#include "allocsim/core/platform_spread.h"
 #include "allocsim/hw/host_calls.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -30,48 +32,61 @@ constexpr double kMarkedExecutionDiffPp = 20.0;
 // (issue 15, point 5).
 constexpr double kHostCostTolerance = 0.25;
 
+/// One simulator prediction of a run: validate.json's "sim", or "sim_host_paced".
+struct Prediction {
+  int runs = 0;
+  std::uint64_t manifest_executions = 0;
+  double rate = 0;
+  std::vector<int> by_execution;  // simulated runs with a manifest corruption, per execution
+  bool has_range = false;         // the runs' peak range was kept (older files: the first run's peak)
+  std::uint64_t peak = 0, peak_min = 0, peak_max = 0;
+  double host_busy_ns = 0;
+  std::vector<double> host_pace;  // the pace quantiles it drew from (host-paced: measured on the GPU)
+  bool available = true;
+};
+
 struct Run {
   std::string scenario, policy, guard;
   int semaphore = 0, trials = 0, executions = 0, aliased = 0, corrupted = 0;
-  bool has_sim_range = false;
-  std::uint64_t peak_sim_min = 0, peak_sim_max = 0;
-  std::uint64_t corrupted_executions = 0, peak_hw = 0, peak_hw_min = 0, peak_sim = 0, latent = 0,
-                manifest_executions = 0;
-  double hw_rate = 0, sim_rate = 0, host_ns_per_free = 0, sim_host_ns_per_free = 0;
+  std::uint64_t corrupted_executions = 0, peak_hw = 0, peak_hw_min = 0, latent = 0;
+  double hw_rate = 0, host_ns_per_free = 0, sim_host_ns_per_free = 0, host_busy_ns = 0;
   std::array<CallTime, std::size_t(HostCall::kCount)> host_calls{};
   std::uint64_t frees = 0;
-  std::vector<int> hw_by_execution, sim_by_execution;  // trials / simulated runs with a corruption, per execution
+  std::vector<int> hw_by_execution;  // trials with a corruption, per execution
+  Prediction sim;                    // from the calibration alone
+  std::optional<Prediction> paced;   // with the host pace measured in these trials
 
-  /// Per execution: the hardware's corrupted-trial fraction minus the simulator's probability.
-  std::vector<double> execution_diffs() const {
+  /// Per execution: the hardware's corrupted-trial fraction minus the prediction's probability.
+  std::vector<double> execution_diffs(const Prediction& p) const {
     std::vector<double> d;
-    for (std::size_t e = 0; e < hw_by_execution.size() && e < sim_by_execution.size(); ++e)
+    for (std::size_t e = 0; e < hw_by_execution.size() && e < p.by_execution.size(); ++e)
       d.push_back((trials ? double(hw_by_execution[e]) / trials : 0) -
-                  (sim_runs ? double(sim_by_execution[e]) / sim_runs : 0));
+                  (p.runs ? double(p.by_execution[e]) / p.runs : 0));
     return d;
   }
-  double largest_execution_diff_pp() const {
+  double largest_execution_diff_pp(const Prediction& p) const {
     double worst = 0;
-    for (double d : execution_diffs())
+    for (double d : execution_diffs(p))
       if (std::fabs(d) > std::fabs(worst)) worst = d;
     return 100 * worst;
   }
-  /// Brier score of the simulator's per-execution probabilities against each trial's outcome.
-  double brier() const {
+  double largest_execution_diff_pp() const { return largest_execution_diff_pp(sim); }
+  /// Brier score of the prediction's per-execution probabilities against each trial's outcome.
+  double brier(const Prediction& p) const {
     double sum = 0, n = 0;
-    for (std::size_t e = 0; e < hw_by_execution.size() && e < sim_by_execution.size(); ++e) {
-      const double p = sim_runs ? double(sim_by_execution[e]) / sim_runs : 0, k = hw_by_execution[e];
-      sum += k * (1 - p) * (1 - p) + (trials - k) * p * p;
+    for (std::size_t e = 0; e < hw_by_execution.size() && e < p.by_execution.size(); ++e) {
+      const double q = p.runs ? double(p.by_execution[e]) / p.runs : 0, k = hw_by_execution[e];
+      sum += k * (1 - q) * (1 - q) + (trials - k) * q * q;
       n += trials;
     }
     return n > 0 ? sum / n : 0;
   }
-  int sim_runs = 0;
-  bool sim_available = true;
+  double brier() const { return brier(sim); }
   std::string error;
 
-  double diff_pp() const { return 100.0 * (hw_rate - sim_rate); }
-  bool sim_racy() const { return latent > 0 || manifest_executions > 0; }
+  double diff_pp(const Prediction& p) const { return 100.0 * (hw_rate - p.rate); }
+  double diff_pp() const { return diff_pp(sim); }
+  bool sim_racy() const { return latent > 0 || sim.manifest_executions > 0; }
   std::string combo() const { return policy + " + " + guard; }
 };
 
@@ -106,6 +121,24 @@ double num(const json::object& o, const char* key, const fs::path& file) {
 }
 std::string str(const json::object& o, const char* key, const fs::path& file) {
   return json::value_to<std::string>(field(o, key, file));
+}
+
+Prediction read_prediction(const json::object& sim, const fs::path& file) {
+  Prediction p;
+  p.runs = int(u64(sim, "runs", file));
+  p.manifest_executions = u64(sim, "manifest_executions", file);
+  p.rate = num(sim, "manifest_rate", file);
+  p.peak = u64(sim, "peak_bytes_in_use", file);
+  // The simulated runs' range (files before it was kept: the first run's peak alone).
+  p.has_range = sim.contains("peak_bytes_in_use_min");
+  p.peak_min = p.has_range ? u64(sim, "peak_bytes_in_use_min", file) : p.peak;
+  p.peak_max = p.has_range ? u64(sim, "peak_bytes_in_use_max", file) : p.peak;
+  for (const json::value& x : field(sim, "manifest_by_execution", file).as_array()) p.by_execution.push_back(json::value_to<int>(x));
+  if (sim.contains("host_busy_ns")) p.host_busy_ns = num(sim, "host_busy_ns", file);
+  if (sim.contains("host_pace"))
+    for (const json::value& x : field(sim, "host_pace", file).as_array()) p.host_pace.push_back(json::value_to<double>(x));
+  p.available = json::value_to<bool>(field(sim, "available", file));
+  return p;
 }
 
 void read_file(const fs::path& file, Session& s) {
@@ -145,19 +178,14 @@ void read_file(const fs::path& file, Session& s) {
       r.host_calls[i].ns = TimeNs(num(c, "ns", file));
     }
     r.error = str(o, "error", file);
-    r.sim_runs = int(u64(sim, "runs", file));
     r.latent = u64(sim, "latent", file);
-    r.manifest_executions = u64(sim, "manifest_executions", file);
-    r.sim_rate = num(sim, "manifest_rate", file);
-    r.peak_sim = u64(sim, "peak_bytes_in_use", file);
-    // The simulated runs' range (files before it was kept: the first run's peak alone).
-    r.has_sim_range = sim.contains("peak_bytes_in_use_min");
-    r.peak_sim_min = r.has_sim_range ? u64(sim, "peak_bytes_in_use_min", file) : r.peak_sim;
-    r.peak_sim_max = r.has_sim_range ? u64(sim, "peak_bytes_in_use_max", file) : r.peak_sim;
     r.sim_host_ns_per_free = num(sim, "host_ns_per_free", file);
     for (const json::value& x : field(o, "corrupted_by_execution", file).as_array()) r.hw_by_execution.push_back(json::value_to<int>(x));
-    for (const json::value& x : field(sim, "manifest_by_execution", file).as_array()) r.sim_by_execution.push_back(json::value_to<int>(x));
-    r.sim_available = json::value_to<bool>(field(sim, "available", file));
+    r.sim = read_prediction(sim, file);
+    if (o.contains("sim_host_paced")) {
+      r.paced = read_prediction(field(o, "sim_host_paced", file).as_object(), file);
+      r.host_busy_ns = num(o, "host_busy_ns", file);
+    }
     s.runs.push_back(std::move(r));
   }
 }
@@ -222,7 +250,7 @@ std::string validate_summary_markdown(const std::string& dir) {
       racy += r->sim_racy();
       corrupted += r->corrupted > 0;
       hw_execs += double(r->corrupted_executions);
-      sim_execs += r->sim_rate * double(r->trials) * double(r->executions);
+      sim_execs += r->sim.rate * double(r->trials) * double(r->executions);
       total += double(r->trials) * double(r->executions);
       if (std::fabs(r->diff_pp()) > std::fabs(worst->diff_pp())) worst = r;
     }
@@ -231,6 +259,66 @@ std::string validate_summary_markdown(const std::string& dir) {
       << " | " << pct(hw_rate) << " | " << pct(sim_rate) << " | " << pp(100.0 * (hw_rate - sim_rate)) << " | "
       << pp(worst->diff_pp()) << " (" << worst->combo() << ") | " << pp(worst_exec->largest_execution_diff_pp())
       << " (" << worst_exec->combo() << ") |\n";
+  }
+
+  // ---- the same points, predicted with the host pace measured in their own trials
+  bool any_paced = false;
+  for (const Run& r : s.runs) any_paced = any_paced || r.paced.has_value();
+  if (any_paced) {
+    o << "\n## Predicted with this host's pace on each program\n\n"
+      << "The simulator charges the calibrated host costs; the harness's host ran each program at its own pace "
+         "around them. Each trial's host busy time (its time through the program less its blocking waits) over "
+         "the simulator's median for the same program is that trial's host pace; the prediction below draws "
+         "each simulated run's pace from those trials' quantiles instead of the calibration's. Only the host's "
+         "speed comes from the trials, none of their outcomes. Pace: p10, median and p90 over the trials of "
+         "each point's combinations.\n\n"
+      << "| scenario | semaphore | host pace p10 / p50 / p90 | hw rate, all | sim rate, all | diff | largest "
+         "per-execution diff | Brier | calibrated: largest per-execution diff |\n|---|---|---|---|---|---|---|---|---|\n";
+    int points = 0, overall_ok = 0, executions_ok = 0, calibrated_overall_ok = 0, calibrated_executions_ok = 0;
+    for (const auto& [key, runs] : groups) {
+      std::vector<const Run*> paced;
+      for (const Run* r : runs)
+        if (r->paced) paced.push_back(r);
+      if (paced.empty()) continue;
+      double hw_execs = 0, sim_execs = 0, cal_execs = 0, total = 0, brier = 0, brier_n = 0, worst = 0, cal_worst = 0;
+      std::vector<double> pace_p10, pace_p50, pace_p90;
+      for (const Run* r : paced) {
+        const double n = double(r->trials) * double(r->executions);
+        hw_execs += double(r->corrupted_executions);
+        sim_execs += r->paced->rate * n;
+        cal_execs += r->sim.rate * n;
+        total += n;
+        brier += r->brier(*r->paced) * r->trials, brier_n += r->trials;
+        if (std::fabs(r->largest_execution_diff_pp(*r->paced)) > std::fabs(worst)) worst = r->largest_execution_diff_pp(*r->paced);
+        if (std::fabs(r->largest_execution_diff_pp()) > std::fabs(cal_worst)) cal_worst = r->largest_execution_diff_pp();
+        if (r->paced->host_pace.size() == kSpreadLevels.size()) {
+          pace_p10.push_back(PlatformSpread::at(r->paced->host_pace, 0.10));
+          pace_p50.push_back(PlatformSpread::at(r->paced->host_pace, 0.50));
+          pace_p90.push_back(PlatformSpread::at(r->paced->host_pace, 0.90));
+        }
+      }
+      auto mid = [](std::vector<double> v) {
+        if (v.empty()) return 0.0;
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+      };
+      const double hw_rate = total > 0 ? hw_execs / total : 0, sim_rate = total > 0 ? sim_execs / total : 0,
+                   cal_rate = total > 0 ? cal_execs / total : 0;
+      const double diff = 100.0 * (hw_rate - sim_rate);
+      ++points;
+      overall_ok += std::fabs(diff) <= kMarkedDiffPp;
+      executions_ok += std::fabs(worst) <= kMarkedExecutionDiffPp;
+      calibrated_overall_ok += std::fabs(100.0 * (hw_rate - cal_rate)) <= kMarkedDiffPp;
+      calibrated_executions_ok += std::fabs(cal_worst) <= kMarkedExecutionDiffPp;
+      o << "| " << key.first << " | " << key.second << " | " << fmt("%.2f", mid(pace_p10)) << " / "
+        << fmt("%.2f", mid(pace_p50)) << " / " << fmt("%.2f", mid(pace_p90)) << " | " << pct(hw_rate) << " | "
+        << pct(sim_rate) << " | " << pp(diff) << " | " << pp(worst, kMarkedExecutionDiffPp) << " | "
+        << fmt("%.3f", brier_n > 0 ? brier / brier_n : 0) << " | " << pp(cal_worst, kMarkedExecutionDiffPp) << " |\n";
+    }
+    o << "\nWith the measured pace, " << overall_ok << " of " << points << " points lie within "
+      << fmt("%.0f", kMarkedDiffPp) << " pp overall and " << executions_ok << " of " << points << " within "
+      << fmt("%.0f", kMarkedExecutionDiffPp) << " pp on every execution; with the calibration's pace alone, "
+      << calibrated_overall_ok << " and " << calibrated_executions_ok << ".\n";
   }
 
   // ---- every combination with a race or corruption on either side
@@ -248,8 +336,8 @@ std::string validate_summary_markdown(const std::string& dir) {
     const std::uint64_t execs = std::uint64_t(r.trials) * std::uint64_t(r.executions);
     o << "| " << r.scenario << " | " << r.semaphore << " | " << r.combo() << " | " << r.aliased << "/" << r.trials
       << " | " << r.corrupted << "/" << r.trials << " | " << r.corrupted_executions << "/" << execs << " ("
-      << pct(r.hw_rate) << ") | " << r.latent << " | " << r.manifest_executions << "/"
-      << std::uint64_t(r.sim_runs) * std::uint64_t(r.executions) << " (" << pct(r.sim_rate) << ") | "
+      << pct(r.hw_rate) << ") | " << r.latent << " | " << r.sim.manifest_executions << "/"
+      << std::uint64_t(r.sim.runs) * std::uint64_t(r.executions) << " (" << pct(r.sim.rate) << ") | "
       << pp(r.diff_pp()) << " | " << pp(r.largest_execution_diff_pp(), kMarkedExecutionDiffPp) << " | " << fmt("%.3f", r.brier()) << " |\n";
   }
   o << "\nThe other " << quiet << " of " << s.runs.size()
@@ -283,7 +371,7 @@ std::string validate_summary_markdown(const std::string& dir) {
   std::vector<const Run*> differ;
   for (const Run& r : s.runs) {
     if (r.peak_hw != r.peak_hw_min) ++unstable;
-    if (r.peak_hw == r.peak_sim) ++equal;
+    if (r.peak_hw == r.sim.peak) ++equal;
     else differ.push_back(&r);
   }
   o << "\n## Peak pool bytes in use, simulator vs hardware\n\n"
@@ -295,13 +383,13 @@ std::string validate_summary_markdown(const std::string& dir) {
     const Run* farthest = nullptr;  // the simulated peak farthest outside its hardware range, relative
     double farthest_gap = 0;
     for (const Run* r : differ) {
-      const bool in_range = r->peak_sim >= r->peak_hw_min && r->peak_sim <= r->peak_hw;
+      const bool in_range = r->sim.peak >= r->peak_hw_min && r->sim.peak <= r->peak_hw;
       inside += in_range;
-      const std::uint64_t bound = r->peak_sim < r->peak_hw_min ? r->peak_hw_min : r->peak_hw;
-      const double gap = in_range || bound == 0 ? 0 : std::fabs(double(r->peak_sim) - double(bound)) / double(bound);
+      const std::uint64_t bound = r->sim.peak < r->peak_hw_min ? r->peak_hw_min : r->peak_hw;
+      const double gap = in_range || bound == 0 ? 0 : std::fabs(double(r->sim.peak) - double(bound)) / double(bound);
       if (gap > farthest_gap) farthest_gap = gap, farthest = r;
       o << "| " << r->scenario << " | " << r->semaphore << " | " << r->combo() << " | " << mib(r->peak_hw_min)
-        << "–" << mib(r->peak_hw) << " | " << mib(r->peak_sim) << (in_range ? "" : " (outside)") << " |\n";
+        << "–" << mib(r->peak_hw) << " | " << mib(r->sim.peak) << (in_range ? "" : " (outside)") << " |\n";
     }
     o << "\n" << inside << " of these " << differ.size()
       << " lie within the hardware's range over its trials; " << differ.size() - inside << " lie outside it";
@@ -314,26 +402,49 @@ std::string validate_summary_markdown(const std::string& dir) {
   }
   // Where the simulator sampled its costs: does each hardware range lie inside the simulated one?
   std::vector<const Run*> varying;  // a peak that varies on either side
+  auto varies = [](const Run& r, const Prediction& p) {
+    return p.has_range && (r.peak_hw != r.peak_hw_min || p.peak_min != p.peak_max);
+  };
   for (const Run& r : s.runs)
-    if (r.has_sim_range && (r.peak_hw != r.peak_hw_min || r.peak_sim_min != r.peak_sim_max)) varying.push_back(&r);
+    if (varies(r, r.sim) || (r.paced && varies(r, *r.paced))) varying.push_back(&r);
   if (!varying.empty()) {
+    auto inside_of = [](const Run& r, const Prediction& p) {
+      return r.peak_hw_min >= p.peak_min && r.peak_hw <= p.peak_max;
+    };
     o << "\nPeaks that vary from trial to trial or from sample to sample, against the simulator's range over its "
-         "runs (MiB):\n\n| scenario | semaphore | policy + guard | hw min–max | sim min–max | hw inside sim |\n"
-         "|---|---|---|---|---|---|\n";
-    std::size_t inside = 0, deferring = 0, deferring_inside = 0;
+         "runs (MiB"
+      << (any_paced ? "; host-paced: the prediction with the host pace measured on the GPU" : "")
+      << "):\n\n| scenario | semaphore | policy + guard | hw min–max | sim min–max | hw inside sim |"
+      << (any_paced ? " host-paced sim min–max | hw inside host-paced |\n|---|---|---|---|---|---|---|---|\n"
+                    : "\n|---|---|---|---|---|---|\n");
+    std::size_t inside = 0, deferring = 0, deferring_inside = 0, paced_inside = 0, deferring_paced_inside = 0;
     for (const Run* r : varying) {
-      const bool in = r->peak_hw_min >= r->peak_sim_min && r->peak_hw <= r->peak_sim_max;
+      const bool in = inside_of(*r, r->sim);
+      const bool paced_in = r->paced && inside_of(*r, *r->paced);
       // The callback and poll policies: those whose held bytes depend on when the device finishes.
       const bool defers = r->policy.find("callback") != std::string::npos || r->policy.find("poll") != std::string::npos;
       inside += in;
       deferring += defers;
       deferring_inside += defers && in;
+      paced_inside += paced_in;
+      deferring_paced_inside += defers && paced_in;
       o << "| " << r->scenario << " | " << r->semaphore << " | " << r->combo() << " | " << mib(r->peak_hw_min) << "–"
-        << mib(r->peak_hw) << " | " << mib(r->peak_sim_min) << "–" << mib(r->peak_sim_max) << " | "
-        << (in ? "yes" : "**no**") << " |\n";
+        << mib(r->peak_hw) << " | " << mib(r->sim.peak_min) << "–" << mib(r->sim.peak_max) << " | "
+        << (in ? "yes" : "**no**") << " |";
+      if (any_paced) {
+        if (r->paced)
+          o << " " << mib(r->paced->peak_min) << "–" << mib(r->paced->peak_max) << " | " << (paced_in ? "yes" : "**no**") << " |";
+        else
+          o << " — | — |";
+      }
+      o << "\n";
     }
     o << "\nThe hardware's range lies inside the simulator's for " << inside << " of these " << varying.size()
-      << " combinations; for the callback and poll policies, " << deferring_inside << " of " << deferring << ".\n";
+      << " combinations; for the callback and poll policies, " << deferring_inside << " of " << deferring << ".";
+    if (any_paced)
+      o << " Inside the host-paced prediction's: " << paced_inside << " of " << varying.size()
+        << "; for the callback and poll policies, " << deferring_paced_inside << " of " << deferring << ".";
+    o << "\n";
   }
 
   // ---- host cost per free, simulator vs hardware, per policy over all of its combinations
@@ -414,11 +525,11 @@ std::string validate_summary_markdown(const std::string& dir) {
 
   // ---- errors
   std::size_t errors = 0;
-  for (const Run& r : s.runs) errors += !r.error.empty() || !r.sim_available;
+  for (const Run& r : s.runs) errors += !r.error.empty() || !r.sim.available;
   o << "\n## Errors\n\n";
   if (errors == 0) o << "No run reported an error.\n";
   for (const Run& r : s.runs)
-    if (!r.error.empty() || !r.sim_available)
+    if (!r.error.empty() || !r.sim.available)
       o << "- " << r.scenario << " semaphore " << r.semaphore << " " << r.combo() << ": "
         << (r.error.empty() ? std::string("simulator unavailable") : r.error) << "\n";
   return o.str();

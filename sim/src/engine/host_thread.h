@@ -35,6 +35,7 @@ struct HostThread {
   std::size_t op_index = 0;
 
   TimeNs stall = 0;                                 // total blocked time
+  TimeNs busy = 0;                                  // total time charged: its costs, not its waits
   TimeNs blocked[std::size_t(Cause::kCount)] = {};  // the same, by cause
 
   // Host time in the plans of Release ops, from the plan's first step to its last, blocked time

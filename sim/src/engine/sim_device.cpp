@@ -29,6 +29,8 @@ SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser,
     emit([&](auto& o) { o.on_stream_created(StreamId(s), streams_[StreamId(s)].name); });
   sem_free_ = config_.semaphore;
   release_time_.assign(program.buffer_names.size(), -1);
+  // Drawn only when there is a pace, so every run without one draws as it did before.
+  if (config_.spread && !config_.spread->host_pace.empty()) host_pace_ = PlatformSpread::at(config_.spread->host_pace, uniform());
 }
 
 SimDevice::~SimDevice() = default;
@@ -106,12 +108,16 @@ void SimDevice::dispatch(const QueuedEvent& e) {
 
 // ======================================================================= Backend: streams, events
 
+double SimDevice::uniform() {
+  constexpr std::uint64_t kSteps = std::uint64_t(1) << 53;  // a uniform double in [0, 1)
+  return double(chooser_.pick(kSteps)) / double(kSteps);
+}
+
 std::optional<double> SimDevice::draw(const PlatformField& f) {
   if (!config_.spread) return std::nullopt;
   const std::vector<double>& q = config_.spread->quantiles[platform_field_index(f)];
   if (q.empty()) return std::nullopt;
-  constexpr std::uint64_t kSteps = std::uint64_t(1) << 53;  // a uniform double in [0, 1)
-  return PlatformSpread::at(q, double(chooser_.pick(kSteps)) / double(kSteps));
+  return PlatformSpread::at(q, uniform());
 }
 
 TimeNs SimDevice::cost(TimeNs PlatformProfile::*member) {
@@ -120,7 +126,9 @@ TimeNs SimDevice::cost(TimeNs PlatformProfile::*member) {
   for (const PlatformField& f : kPlatformFields)
     if (f.ns == member) {
       const std::optional<double> v = draw(f);
-      return v ? TimeNs(std::llround(*v)) : fixed;
+      const double pace = f.payer == CostPayer::host ? host_pace_ : 1;
+      if (!v && pace == 1) return fixed;  // exactly the profile's value, as before paces existed
+      return TimeNs(std::llround((v ? *v : double(fixed)) * pace));
     }
   return fixed;
 }
@@ -313,6 +321,7 @@ RunMeasures SimDevice::measures() const {
   mem_.fill(r);
   r.makespan_ns = last_time_;
   r.host_stall_ns = host_.stall;
+  r.host_busy_ns = host_.busy;
   using Cause = HostThread::Cause;
   r.host_blocked_policy_ns = host_.blocked[std::size_t(Cause::Policy)];
   r.host_blocked_semaphore_ns = host_.blocked[std::size_t(Cause::Semaphore)];

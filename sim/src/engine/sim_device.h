@@ -169,9 +169,12 @@ class SimDevice final : public Device {
   // helpers
   AgentId agent() const { return current_ == Agent::Host ? kHostAgent : kCallbackAgent; }
   TimeNs& agent_now() { return current_ == Agent::Host ? host_.now : cb_.now; }
+  /// A uniform double in [0, 1) from the chooser.
+  double uniform();
   /// A draw from field `f`'s spread through the chooser; none when the run has no spread for it.
   std::optional<double> draw(const PlatformField& f);
-  /// What one use of the cost `member` takes: the profile's value, or a draw from its spread.
+  /// What one use of the cost `member` takes: the profile's value, or a draw from its spread;
+  /// times the run's host pace when the host thread pays it.
   TimeNs cost(TimeNs PlatformProfile::*member);
   /// A device op's duration under the spread of spin_ns_per_cycle (the kernel's jitter).
   TimeNs op_duration(TimeNs nominal);
@@ -189,7 +192,12 @@ class SimDevice final : public Device {
   DevicePhases device_phases(const DeviceOp& op);
   void charge(TimeNs cost) {
     mem_.flush();  // host time passes: a deferred release state was visible
+    charge_now(cost);
+  }
+  /// The agent's time moves on by `cost` (the host's busy time with it), nothing flushed.
+  void charge_now(TimeNs cost) {
     agent_now() += cost;
+    if (current_ == Agent::Host) host_.busy += cost;
   }
   bool valid_stream(StreamId s) const { return streams_.valid(s); }
   bool valid_event(EventId e) const { return streams_.valid_event(e); }
@@ -210,6 +218,8 @@ class SimDevice final : public Device {
   const Program& program_;
   SimConfig config_;
   Chooser& chooser_;
+  // The run's host pace (PlatformSpread::host_pace), drawn once before anything else; 1 without one.
+  double host_pace_ = 1;
   std::vector<Observer*> observers_;
   RaceDetector* races_;
   Interpreter* interp_ = nullptr;

@@ -41,7 +41,7 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   // release followed at once by its free (immediate) moves the bytes live -> free atomically.
   struct ChargeAfter {
     SimDevice& d;
-    ~ChargeAfter() { d.agent_now() += d.cost(&PlatformProfile::host_free_ns); }
+    ~ChargeAfter() { d.charge_now(d.cost(&PlatformProfile::host_free_ns)); }
   } charge_after{*this};
   const TimeNs t = agent_now();
   const PoolId p = chunk.pool;

@@ -110,6 +110,10 @@ struct TrialStats {
   // Each release plan's host time besides its calls (and instrumentation), in ns: its bookkeeping.
   std::vector<std::uint32_t> release_bookkeeping_samples;
   TimeNs wall_ns = 0;
+  // The host thread's time through the program (run_trial's interpreter loop) less its blocking
+  // waits: the same quantity as the simulator's RunMeasures::host_busy_ns, so their ratio is how
+  // much slower or faster this host ran the program than the simulator charged (its host pace).
+  TimeNs host_busy_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
   // HwDeviceOptions::record_timeline: every op launched in the trial, in launch order (ops past
   // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).
@@ -136,6 +140,8 @@ class HwDevice : public Device {
   virtual void begin_host_op(std::size_t op) = 0;
   virtual void end_host_op(std::size_t op) = 0;
   virtual std::string description() const = 0;
+  /// The host thread's time in blocking waits (HostCall::Wait) so far in this trial.
+  virtual TimeNs host_wait_ns() const = 0;
 };
 
 /// Opens GPU 0, allocates one device region per pool. Throws HwError (no GPU, HIP error, OOM).

@@ -42,6 +42,10 @@ struct PlatformProfile {
   double spin_ns_per_cycle = 0.5049;
 };
 
+/// Who spends a cost's time: the host thread (its calls, bookkeeping and wake-ups, which a run's
+/// host pace scales: platform_spread.h), the callback thread, or the device.
+enum class CostPayer { host, callback_thread, device };
+
 /// One field: exactly one of `ns` (a duration in ns) and `ratio` (ns per spin cycle) is set, and
 /// which one is the field's unit.
 struct PlatformField {
@@ -53,43 +57,44 @@ struct PlatformField {
   NsMember ns;
   RatioMember ratio;
   const char* description;
+  CostPayer payer;
 };
 
 inline constexpr std::array<PlatformField, 17> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
-     "host time to enqueue one kernel / memset / copy"},
+     "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
-     "host time of an event record"},
+     "host time of an event record", CostPayer::host},
     {"event_query_ns", &PlatformProfile::event_query_ns, nullptr,
-     "host time of an event query"},
+     "host time of an event query", CostPayer::host},
     {"stream_wait_ns", &PlatformProfile::stream_wait_ns, nullptr,
-     "host time to enqueue a stream wait"},
+     "host time to enqueue a stream wait", CostPayer::host},
     {"event_create_ns", &PlatformProfile::event_create_ns, nullptr,
-     "host time of an event create"},
+     "host time of an event create", CostPayer::host},
     {"event_destroy_ns", &PlatformProfile::event_destroy_ns, nullptr,
-     "host time of an event destroy"},
+     "host time of an event destroy", CostPayer::host},
     {"callback_enqueue_ns", &PlatformProfile::callback_enqueue_ns, nullptr,
-     "host time of hipStreamAddCallback"},
+     "host time of hipStreamAddCallback", CostPayer::host},
     {"callback_latency_ns", &PlatformProfile::callback_latency_ns, nullptr,
-     "marker reached while the callback thread sleeps -> its callback starts (the thread's wake-up)"},
+     "marker reached while the callback thread sleeps -> its callback starts (the thread's wake-up)", CostPayer::callback_thread},
     {"callback_run_ns", &PlatformProfile::callback_run_ns, nullptr,
-     "callback thread time per callback: the host function, and the hand-off to the next one queued"},
+     "callback thread time per callback: the host function, and the hand-off to the next one queued", CostPayer::callback_thread},
     {"host_alloc_ns", &PlatformProfile::host_alloc_ns, nullptr,
-     "host time of a pool allocation (BFC under its lock)"},
+     "host time of a pool allocation (BFC under its lock)", CostPayer::host},
     {"host_free_ns", &PlatformProfile::host_free_ns, nullptr,
-     "host time of a pool free"},
+     "host time of a pool free", CostPayer::host},
     {"release_bookkeeping_ns", &PlatformProfile::release_bookkeeping_ns, nullptr,
-     "host time of a release besides the backend calls it makes: the runtime's bookkeeping of the buffer"},
+     "host time of a release besides the backend calls it makes: the runtime's bookkeeping of the buffer", CostPayer::host},
     {"sync_wakeup_ns", &PlatformProfile::sync_wakeup_ns, nullptr,
-     "host wake-up after a blocking synchronize completes"},
+     "host wake-up after a blocking synchronize completes", CostPayer::host},
     {"device_op_gap_ns", &PlatformProfile::device_op_gap_ns, nullptr,
-     "device time a stream spends between two dependent ops (validation kernels; 0: in the durations)"},
+     "device time a stream spends between two dependent ops (validation kernels; 0: in the durations)", CostPayer::device},
     {"op_check_ns_per_mib", &PlatformProfile::op_check_ns_per_mib, nullptr,
-     "device time the validation kernel's pattern check adds per MiB an op reads (0: not a validation run)"},
+     "device time the validation kernel's pattern check adds per MiB an op reads (0: not a validation run)", CostPayer::device},
     {"op_fill_ns_per_mib", &PlatformProfile::op_fill_ns_per_mib, nullptr,
-     "device time the validation kernel's pattern fill adds per MiB an op writes (0: not a validation run)"},
+     "device time the validation kernel's pattern fill adds per MiB an op writes (0: not a validation run)", CostPayer::device},
     {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,
-     "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)"},
+     "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)", CostPayer::device},
 }};
 
 // Every member is 8 bytes, so a member added without its row changes the size and stops the build.

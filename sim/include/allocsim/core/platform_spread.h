@@ -23,9 +23,16 @@ inline constexpr std::array<double, 7> kSpreadLevels = {0.0, 0.10, 0.25, 0.50, 0
 struct PlatformSpread {
   /// By kPlatformFields index: empty (the cost is fixed) or kSpreadLevels.size() ascending values.
   std::array<std::vector<double>, kPlatformFields.size()> quantiles;
+  /// The host thread's pace (empty: none), at kSpreadLevels: a trial's host busy time over the
+  /// median trial's, on a short calibration workload. The host does not slow down one call at a
+  /// time: on the H200 a whole trial's host ran 1.3 or 2 times slower than the others' while each
+  /// call's own spread stayed as it was (results/hw/h200-edge). So a run draws its pace once and
+  /// scales every cost the host thread pays (CostPayer::host) by it.
+  std::vector<double> host_pace;
 
   bool empty() const {
-    return std::all_of(quantiles.begin(), quantiles.end(), [](const auto& q) { return q.empty(); });
+    return host_pace.empty() &&
+           std::all_of(quantiles.begin(), quantiles.end(), [](const auto& q) { return q.empty(); });
   }
   /// The value at probability `u` in [0, 1): linear between the quantiles around it (the inverse
   /// of a piecewise-linear CDF through them); p99 above the last level.
@@ -39,6 +46,9 @@ struct PlatformSpread {
     return q.back();
   }
 };
+
+/// The key host_pace has in a platform file's "spread" object, beside the fields' names.
+inline constexpr const char* kHostPaceKey = "host_pace";
 
 /// The index of `f` in kPlatformFields.
 inline std::size_t platform_field_index(const PlatformField& f) { return std::size_t(&f - kPlatformFields.data()); }

@@ -97,6 +97,9 @@ struct RunMeasures {
   // they are the host's blocked time, host_stall_ns (the sim engine: sim/src/engine/host_thread.h).
   TimeNs host_blocked_policy_ns = 0, host_blocked_semaphore_ns = 0, host_blocked_oom_ns = 0,
          host_blocked_sync_ns = 0;
+  // Host time spent working, not blocked: every cost charged to the host thread (its calls,
+  // bookkeeping and delays). The HIP backend's counterpart is TrialStats::host_busy_ns.
+  TimeNs host_busy_ns = 0;
   TimeNs device_idle_ns = 0;  // time within the makespan when no stream ran a device op
   // Host time spent in the plans of Release ops (policy and guard work, their backend calls and
   // waits), and the host releases it is spread over: host_release_ns / releases is a policy's host
