@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Issue 17's timeline analyses, computed from the committed timelines (no number is typed in).
+
+  timeline_analysis.py edge   results/hw/h200-edge   -> results/hw/h200-edge/analysis.md
+  timeline_analysis.py launch results/hw/h200-launch -> results/hw/h200-launch/analysis.md
+
+Each reads DIR/timeline.tar.gz (the `validate --timeline` files of hw/scripts/h200_edge.sh or
+h200_launch_cost.sh) and writes DIR/analysis.md; with --check it only compares (exit 1 on a
+difference), which tests/hw runs so the committed analyses stay what their data says.
+Standard library only.
+"""
+import json
+import os
+import statistics
+import sys
+import tarfile
+from pathlib import Path
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def shown(folder):
+    """The folder as the header names it: relative to the repository, wherever the script runs."""
+    return os.path.relpath(Path(folder).resolve(), REPO)
+
+
+def load(folder):
+    """{file name: the timeline's first combination}, from folder/timeline.tar.gz."""
+    out = {}
+    with tarfile.open(Path(folder) / "timeline.tar.gz") as tar:
+        for m in tar.getmembers():
+            if m.isfile() and m.name.endswith(".json"):
+                out[Path(m.name).name] = json.load(tar.extractfile(m))["combinations"][0]
+    return out
+
+
+def device_ops(ops):
+    return [o for o in ops if o["kind"] in ("kernel", "memset", "copy")]
+
+
+def by_enqueue(ops):
+    return sorted(device_ops(ops), key=lambda o: o["enqueued_ns"])
+
+
+def host_span_us(ops):
+    e = by_enqueue(ops)
+    return (e[-1]["enqueued_ns"] - e[0]["enqueued_ns"]) / 1e3
+
+
+def us(ns):
+    return f"{ns / 1e3:.0f}"
+
+
+def trials_of(timelines, prefix):
+    """(trial, combination) in trial order for files named PREFIX-trial-K.json."""
+    found = []
+    for name, c in timelines.items():
+        if name.startswith(prefix + "-trial-"):
+            found.append((int(name[len(prefix) + 7:-5]), c))
+    return sorted(found, key=lambda t: t[0])
+
+
+def seed_repro(timelines, o):
+    rows = trials_of(timelines, "seed-repro-32")
+    o.append("## seed-repro, semaphore 32: execution 1\n")
+    o.append("Execution 1 is corrupted when a memset of a later execution (scratch gets X's bytes every time) "
+             "writes after X#1's fill and before X#1's copy reads it, on the GPU's own clock. The GPU fills X#1 "
+             "once execution 0's 1 ms spin ends, so that happens only while the host is still enqueueing then: "
+             "the host span (first to last enqueue) decides it. Trial 0 is each process's first.\n")
+    o.append("| trial | hw host span (us) | sim host span (us) | GPU fills X#1 at (us) | last memset starts at (us) | "
+             "memsets between fill and copy | hw corrupted execution 1 |")
+    o.append("|---|---|---|---|---|---|---|")
+    late_and_corrupt = late = corrupt = 0
+    spans_corrupt, spans_clean = [], []
+    for t, c in rows:
+        comp = sorted([x for x in c["ops"] if x["stream"] == "compute"], key=lambda x: x["start_ns"])
+        mems = sorted([x for x in c["ops"] if x["kind"] == "memset"], key=lambda x: x["start_ns"])
+        fill1, copy1 = comp[4], comp[6]  # execution 1: fill, spin, copy after execution 0's four ops
+        between = sum(1 for m in mems if fill1["writes_start_ns"] < m["writes_start_ns"] < copy1["reads_done_ns"])
+        hit = 1 in c["corrupted_executions"]
+        span = host_span_us(c["ops"])
+        if t > 0:
+            late += between > 0
+            corrupt += hit
+            late_and_corrupt += hit and between > 0
+            (spans_corrupt if hit else spans_clean).append(span)
+        o.append(f"| {t} | {span:.0f} | {host_span_us(c['sim_ops']):.0f} | {us(fill1['writes_start_ns'])} | "
+                 f"{us(mems[-1]['start_ns'])} | {between} | {'yes' if hit else 'no'} |")
+    n = len([t for t, _ in rows if t > 0])
+    o.append(f"\nTrials 1 to {n}: execution 1 corrupted in {corrupt}; a memset landed between the fill and the "
+             f"copy in {late}; both in {late_and_corrupt}. Host span of the corrupted trials: "
+             f"{', '.join(f'{s:.0f}' for s in sorted(spans_corrupt)) or 'none'} us; of the others: median "
+             f"{statistics.median(spans_clean):.0f}, max {max(spans_clean):.0f} us.\n")
+
+
+def conv_autotune(timelines, o):
+    rows = trials_of(timelines, "conv-autotune-32")
+    o.append("## conv-autotune, semaphore 32: execution 11\n")
+    o.append("Execution 11's corruption is the autotuner's fourth scratch (allocated in execution 11) read by a "
+             "candidate after a compute kernel of executions 1 and 2 wrote into its bytes. The simulator's rule: "
+             "a write that starts (fill pass) after the previous autotune op's fill starts and before the "
+             "candidate's check pass ends is seen. Applied to the GPU's own op times, with the compute kernels "
+             "that write the buffers the hardware saw in that scratch (partial#1, dW#1, batch#2, act#2, "
+             "im2col#2):\n")
+    writers = {"partial#1": (1, 3), "dW#1": (1, 4), "batch#2": (2, 0), "act#2": (2, 1), "im2col#2": (2, 2)}
+    o.append("| trial | rule on the GPU's times says | hw corrupted execution 11 | autotune 3 memset starts, hw (us) | sim (us) |")
+    o.append("|---|---|---|---|---|")
+    agree = said = seen = n = 0
+    hw_starts, sim_starts = [], []
+    for t, c in rows:
+        comp = sorted([x for x in c["ops"] if x["stream"] == "compute"], key=lambda x: x["start_ns"])
+        auto = sorted([x for x in c["ops"] if x["stream"] == "autotune"], key=lambda x: x["start_ns"])
+        sim_mem = sorted([x for x in c["sim_ops"] if x["kind"] == "memset"], key=lambda x: x["start_ns"])
+        epoch = auto[12:16]
+        hits = [name for j in range(1, 4) for name, (e, k) in writers.items()
+                if epoch[j - 1]["writes_start_ns"] < comp[1 + 6 * e + k]["writes_start_ns"] < epoch[j]["reads_done_ns"]]
+        hit = 11 in c["corrupted_executions"]
+        if t > 0:
+            n += 1
+            said += bool(hits)
+            seen += hit
+            agree += bool(hits) == hit
+            hw_starts.append(epoch[0]["start_ns"] / 1e3)
+            sim_starts.append(sim_mem[3]["start_ns"] / 1e3)
+        o.append(f"| {t} | {'corrupt (' + ', '.join(sorted(set(hits))) + ')' if hits else 'clean'} | "
+                 f"{'yes' if hit else 'no'} | {us(epoch[0]['start_ns'])} | {us(sim_mem[3]['start_ns'])} |")
+    o.append(f"\nTrials 1 to {n}: the rule on the GPU's times calls {said} corrupt, the hardware saw {seen}; they "
+             f"agree on {agree} of {n}. The fourth autotune's memset starts at a median {statistics.median(hw_starts):.0f} "
+             f"us on the GPU (max {max(hw_starts):.0f}) and {statistics.median(sim_starts):.0f} us in the simulator "
+             f"(max {max(sim_starts):.0f}): the host reaches it later on the hardware.\n")
+
+
+def gaps_since_wait(timelines, o):
+    o.append("## Host time between launches, hardware against simulator\n")
+    o.append("Each launch's enqueue time minus the previous one's, by how many launches it comes after the host's "
+             "last blocking wait (a gap over 100 us in the simulator), over trials 1 and up: the medians and "
+             "their ratio.\n")
+    for prefix in ("seed-repro-32", "conv-autotune-32"):
+        hw_gaps, sim_gaps = {}, {}
+        for t, c in trials_of(timelines, prefix):
+            if t == 0:
+                continue
+            h, s = by_enqueue(c["ops"]), by_enqueue(c["sim_ops"])
+            since = 0
+            for i in range(1, min(len(h), len(s))):
+                gs = s[i]["enqueued_ns"] - s[i - 1]["enqueued_ns"]
+                if gs > 100_000:
+                    since = 0
+                    continue
+                since += 1
+                hw_gaps.setdefault(since, []).append(h[i]["enqueued_ns"] - h[i - 1]["enqueued_ns"])
+                sim_gaps.setdefault(since, []).append(gs)
+        all_hw = [g for v in hw_gaps.values() for g in v]
+        all_sim = [g for v in sim_gaps.values() for g in v]
+        o.append(f"**{prefix}**: all gaps, hw median {statistics.median(all_hw) / 1e3:.1f} us, sim "
+                 f"{statistics.median(all_sim) / 1e3:.1f} us, ratio {statistics.median(all_hw) / statistics.median(all_sim):.2f}.\n")
+        o.append("| launches since the wait | gaps | hw median (us) | sim median (us) | hw / sim |")
+        o.append("|---|---|---|---|---|")
+        for k in sorted(hw_gaps)[:12]:
+            hm, sm = statistics.median(hw_gaps[k]), statistics.median(sim_gaps[k])
+            o.append(f"| {k} | {len(hw_gaps[k])} | {hm / 1e3:.1f} | {sm / 1e3:.1f} | {hm / sm:.2f} |")
+        o.append("")
+
+
+def edge(folder):
+    t = load(folder)
+    o = ["# H200: one timeline per trial at issue 17's two missing points (analysis)\n",
+         f"Generated by `hw/scripts/timeline_analysis.py edge {shown(folder)}` from `timeline.tar.gz`; every number "
+         "here is computed from it (tests/hw checks it).\n"]
+    seed_repro(t, o)
+    conv_autotune(t, o)
+    gaps_since_wait(t, o)
+    return "\n".join(o).rstrip() + "\n"
+
+
+def launch(folder):
+    t = load(folder)
+    o = ["# H200: a launch's host cost by what the device is doing (analysis)\n",
+         f"Generated by `hw/scripts/timeline_analysis.py launch {shown(folder)}` from `timeline.tar.gz`; every number "
+         "here is computed from it (tests/hw checks it). 40 back-to-back launches of an empty op: while the side "
+         "stream sweeps 2 GiB (traffic), runs a one-thread spin (quiet), or after the host waited 1 ms for a spin "
+         "(wake). Gaps are enqueue-to-enqueue host times.\n",
+         "| scenario | trial | median gap (us) | first three gaps (us) | side stream busy on the GPU (us) |",
+         "|---|---|---|---|---|"]
+    medians = {}
+    for v in ("traffic", "quiet", "wake"):
+        for k, c in trials_of(t, "launch-" + v):
+            tiny = by_enqueue([x for x in c["ops"] if x["stream"] == "compute"])
+            side = [x for x in c["ops"] if x["stream"] == "side"]
+            g = [tiny[i]["enqueued_ns"] - tiny[i - 1]["enqueued_ns"] for i in range(1, len(tiny))]
+            medians.setdefault(v, []).append(statistics.median(g))
+            o.append(f"| {v} | {k} | {statistics.median(g) / 1e3:.2f} | {', '.join(f'{x / 1e3:.1f}' for x in g[:3])} | "
+                     f"{us(min(x['start_ns'] for x in side))}–{us(max(x['end_ns'] for x in side))} |")
+    spread = {v: (min(m), max(m)) for v, m in medians.items()}
+    o.append("\nMedian gap per trial, lowest to highest: " +
+             "; ".join(f"{v} {lo / 1e3:.2f}–{hi / 1e3:.2f} us" for v, (lo, hi) in spread.items()) + ".")
+    overlap = max(lo for lo, _ in spread.values()) <= min(hi for _, hi in spread.values())
+    o.append("The three conditions' ranges " + ("overlap: what the device does moves a launch's host cost less "
+             "than the trial-to-trial spread does." if overlap else "do not all overlap.") + "\n")
+    return "\n".join(o).rstrip() + "\n"
+
+
+def main(argv):
+    check = "--check" in argv
+    args = [a for a in argv if a != "--check"]
+    if len(args) != 2 or args[0] not in ("edge", "launch"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    text = (edge if args[0] == "edge" else launch)(args[1])
+    out = Path(args[1]) / "analysis.md"
+    if check:
+        same = out.exists() and out.read_text() == text
+        if not same:
+            print(f"{out} differs from what its timelines give: rerun without --check", file=sys.stderr)
+        return 0 if same else 1
+    out.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
