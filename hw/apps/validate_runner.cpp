@@ -12,6 +12,7 @@
 #include "allocsim/engine/execution_units.h"
 #include "allocsim/hw/corruption_pairs.h"
 #include "allocsim/hw/hw_device.h"
+#include "allocsim/hw/launch_cadence.h"
 
 namespace allocsim::hw {
 namespace {
@@ -36,7 +37,7 @@ SimPrediction predict(const Scenario& scenario, const std::string& policy, const
   sim.manifest_by_execution.assign(std::size_t(units.units), 0);
   sim.host_pace = spread.host_pace;
   int manifest_runs = 0;
-  std::vector<double> ns_per_free, busy;
+  std::vector<double> ns_per_free, busy, cadence;
   for (int t = 0; t < sim_runs; ++t) {
     auto p = make_policy(policy, config.params);
     auto g = make_guard(guard, config.params);
@@ -51,7 +52,10 @@ SimPrediction predict(const Scenario& scenario, const std::string& policy, const
     so.holds = config.sim_holds;
     SimTimelineObserver spans;
     if (timeline && t == config.timeline_trial) so.observers.push_back(&spans);
+    LaunchCadence launches;
+    so.observers.push_back(&launches);
     RunResult r = simulate(scenario, *p, *g, so);
+    cadence.push_back(launches.cadence_ns());
     if (timeline && t == config.timeline_trial) timeline->sim_ops = spans.ops();
     sim.peak_bytes_in_use_min = t == 0 ? r.peak_bytes_in_use : std::min(sim.peak_bytes_in_use_min, r.peak_bytes_in_use);
     sim.peak_bytes_in_use_max = std::max(sim.peak_bytes_in_use_max, r.peak_bytes_in_use);
@@ -73,6 +77,7 @@ SimPrediction predict(const Scenario& scenario, const std::string& policy, const
   sim.runs = sim_runs;
   sim.host_ns_per_free = upper_median(ns_per_free);
   sim.host_busy_ns = upper_median(busy);
+  sim.host_cadence_ns = upper_median(cadence);
   sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
   sim.manifest_rate = double(sim.manifest_executions) / (double(sim_runs) * double(units.units));
   return sim;
@@ -90,6 +95,7 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
   Plan plan;
   const auto loop_start = std::chrono::steady_clock::now();
   const TimeNs waits_at_start = device.host_wait_ns();
+  TimeNs cadence = 0, last_launch = -1, waits_at_last_launch = 0;
   while (interp.next(plan)) {
     const HostOp* op = interp.current_op();
     const bool release = op && op->kind == HostOpKind::Release;
@@ -101,6 +107,13 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
     if (release) device.end_release_timing();
     if (position != Interpreter::npos) device.end_host_op(position);
     plan.clear();
+    if (op && (op->kind == HostOpKind::Kernel || op->kind == HostOpKind::Memset || op->kind == HostOpKind::Copy)) {
+      const TimeNs now =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - loop_start).count();
+      const TimeNs waits = device.host_wait_ns();
+      if (last_launch >= 0 && waits == waits_at_last_launch) cadence += now - last_launch;
+      last_launch = now, waits_at_last_launch = waits;
+    }
   }
   interp.finish();
   const TimeNs loop_ns =
@@ -108,6 +121,7 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
   const TimeNs busy_ns = loop_ns - (device.host_wait_ns() - waits_at_start);
   TrialStats stats = device.end_trial();
   stats.host_busy_ns = busy_ns;
+  stats.host_cadence_ns = cadence;
   return stats;
 }
 
@@ -140,7 +154,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     timeline->trial = config.timeline_trial;
   }
   const auto start = std::chrono::steady_clock::now();
-  std::vector<double> ns_per_free, instrument_per_free, host_busy;
+  std::vector<double> ns_per_free, instrument_per_free, host_busy, host_cadence;
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
     // Every trial runs the one program loaded for this validate run's seed, so the GPU and the
@@ -182,6 +196,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
           t == 0 ? s.peak_bytes_in_use : std::min(run.peak_bytes_in_use_min, s.peak_bytes_in_use);
       run.frees = s.releases;
       host_busy.push_back(double(s.host_busy_ns));
+      host_cadence.push_back(double(s.host_cadence_ns));
       if (s.releases) {
         ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
         instrument_per_free.push_back(double(s.release_instrument_ns) / double(s.releases));
@@ -197,16 +212,19 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.host_ns_per_free = upper_median(ns_per_free);
   run.instrument_ns_per_free = upper_median(instrument_per_free);
   run.host_busy_ns = upper_median(host_busy);
+  run.host_cadence_ns = upper_median(host_cadence);
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
   run.sim = predict(scenario, policy, guard, config, config.spread, units, sim_runs, &pairs, timeline);
   run.corruption_pairs = pairs.pairs();
-  // The host's pace on this program, trial by trial, against the simulator's median busy time.
-  if (config.forced.empty() && run.sim.host_busy_ns > 0 && !host_busy.empty()) {
+  // The host's pace on this program, trial by trial: its launch cadence against the simulator's
+  // median (a trial without two launches in a row has no pace).
+  if (config.forced.empty() && run.sim.host_cadence_ns > 0) {
     std::vector<double> pace;
-    for (double b : host_busy) pace.push_back(b / run.sim.host_busy_ns);
+    for (double c : host_cadence)
+      if (c > 0) pace.push_back(c / run.sim.host_cadence_ns);
     PlatformSpread paced = config.spread;
     paced.host_pace = spread_quantiles(pace);
-    run.sim_host_paced = predict(scenario, policy, guard, config, paced, units, sim_runs, nullptr, nullptr);
+    if (!pace.empty()) run.sim_host_paced = predict(scenario, policy, guard, config, paced, units, sim_runs, nullptr, nullptr);
   }
   if (!config.quiet && !config.forced.empty()) {
     std::cerr << "  " << policy << " / " << guard << " forced: hw corrupted " << run.corrupted << "/" << run.trials

@@ -36,6 +36,7 @@ boost::json::object prediction_json(const SimPrediction& p) {
   sim["peak_bytes_in_use_max"] = p.peak_bytes_in_use_max;
   sim["host_ns_per_free"] = p.host_ns_per_free;
   sim["host_busy_ns"] = p.host_busy_ns;
+  sim["host_cadence_ns"] = p.host_cadence_ns;
   boost::json::array pace;
   for (double q : p.host_pace) pace.push_back(q);
   sim["host_pace"] = std::move(pace);
@@ -71,6 +72,7 @@ boost::json::object run_json(const ValidateRun& run) {
   o["wall_ns"] = run.wall_ns;
   o["error"] = run.error;
   o["host_busy_ns"] = run.host_busy_ns;
+  o["host_cadence_ns"] = run.host_cadence_ns;
   o["sim"] = prediction_json(run.sim);
   if (run.sim_host_paced) o["sim_host_paced"] = prediction_json(*run.sim_host_paced);
   boost::json::array pairs;

@@ -267,11 +267,11 @@ std::string validate_summary_markdown(const std::string& dir) {
   if (any_paced) {
     o << "\n## Predicted with this host's pace on each program\n\n"
       << "The simulator charges the calibrated host costs; the harness's host ran each program at its own pace "
-         "around them. Each trial's host busy time (its time through the program less its blocking waits) over "
-         "the simulator's median for the same program is that trial's host pace; the prediction below draws "
-         "each simulated run's pace from those trials' quantiles instead of the calibration's. Only the host's "
-         "speed comes from the trials, none of their outcomes. Pace: p10, median and p90 over the trials of "
-         "each point's combinations.\n\n"
+         "around them. Each trial's host time on the GPU over the simulator's median for the same program "
+         "(`sim_host_paced` in validate.json; hw/include/allocsim/hw/validate_report.h says which time) is that "
+         "trial's host pace; the prediction below draws each simulated run's pace from those trials' quantiles "
+         "instead of the calibration's. Only the host's speed comes from the trials, none of their outcomes. "
+         "Pace: the medians over each point's combinations of their p10, median and p90.\n\n"
       << "| scenario | semaphore | host pace p10 / p50 / p90 | hw rate, all | sim rate, all | diff | largest "
          "per-execution diff | Brier | calibrated: largest per-execution diff |\n|---|---|---|---|---|---|---|---|---|\n";
     int points = 0, overall_ok = 0, executions_ok = 0, calibrated_overall_ok = 0, calibrated_executions_ok = 0;

@@ -114,6 +114,11 @@ struct TrialStats {
   // waits: the same quantity as the simulator's RunMeasures::host_busy_ns, so their ratio is how
   // much slower or faster this host ran the program than the simulator charged (its host pace).
   TimeNs host_busy_ns = 0;
+  // The host's launch cadence: the time from one launch (kernel, memset, copy op) to the next,
+  // summed over the pairs with no blocking wait between them. It leaves out what follows a wait
+  // (the wake-up and the work after it), which the host's busy time keeps; the simulator's
+  // counterpart is validate_runner.cpp's LaunchCadence. Validation's host pace is its ratio.
+  TimeNs host_cadence_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
   // HwDeviceOptions::record_timeline: every op launched in the trial, in launch order (ops past
   // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).

@@ -8,9 +8,9 @@
 //    "host_calls": {<kHostCalls name>: {"calls", "ns"}}, "frees", "wall_ns", "error", "rate_diff_pp",
 //    "sim": {"runs", "latent", "manifest", "manifest_executions", "manifest_rate",
 //            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "peak_bytes_in_use_min",
-//            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_pace",
+//            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_cadence_ns", "host_pace",
 //            "completed", "available"},
-//    "host_busy_ns", "sim_host_paced" (optional): the same fields as "sim" (validate_runner.h),
+//    "host_busy_ns", "host_cadence_ns", "sim_host_paced" (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}]}]}
 // Host cost per free: the host time of release plans over the releases, median over trials
@@ -52,6 +52,7 @@ struct SimPrediction {
   std::uint64_t peak_bytes_in_use_min = 0, peak_bytes_in_use_max = 0;  // over all simulated runs
   double host_ns_per_free = 0;  // median over seeds of host_release_ns / releases
   double host_busy_ns = 0;      // median over seeds of RunMeasures::host_busy_ns
+  double host_cadence_ns = 0;   // median over seeds of the launch cadence (TrialStats::host_cadence_ns)
   std::vector<double> host_pace;  // the host pace's quantiles the runs drew from (empty: none)
   bool completed = true;
   bool available = true;  // false: the simulator could not be run (message in error)
@@ -98,11 +99,12 @@ struct ValidateRun {
   std::uint64_t frees = 0;              // releases per trial
   std::int64_t wall_ns = 0;             // all trials together
   double host_busy_ns = 0;              // median over trials of TrialStats::host_busy_ns
+  double host_cadence_ns = 0;           // median over trials of TrialStats::host_cadence_ns
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
   SimPrediction sim;
   // The prediction again with this host's pace on this program, measured in the trials above:
-  // each trial's host busy time over the simulator's median (sim.host_busy_ns), as the host pace
-  // every simulated run draws from instead of the calibration's. Only the host's speed comes
+  // each trial's launch cadence over the simulator's median (sim.host_cadence_ns), as the host
+  // pace every simulated run draws from instead of the calibration's. Only the host's speed comes
   // from the trials, none of their outcomes. Absent for a forced run.
   std::optional<SimPrediction> sim_host_paced;
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
