@@ -111,7 +111,7 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
       const TimeNs now =
           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - loop_start).count();
       const TimeNs waits = device.host_wait_ns();
-      if (last_launch >= 0 && waits == waits_at_last_launch) cadence += now - last_launch;
+      if (last_launch >= 0 && waits - waits_at_last_launch <= kWaitedGapNs) cadence += now - last_launch;
       last_launch = now, waits_at_last_launch = waits;
     }
   }

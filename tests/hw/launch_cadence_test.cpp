@@ -20,12 +20,13 @@ TEST_CASE("launch cadence: gaps between launches, less those the host waited in"
   marker.kind = DeviceOpKind::Marker;
   marker.enqueued = 15;
   c.on_device_op(marker);  // not a launch
-  launch(30), launch(0), launch(10);  // reported out of order, as ops end
-  c.on_host_blocked(12, 25, "sync");   // inside the gap 10 -> 30
-  launch(100);
-  c.on_host_blocked(100, 100, "sync");  // empty, at a launch: the gap after it still counts
-  launch(110);
-  CHECK(c.cadence_ns() == Approx(10 + 70 + 10));
+  static_assert(hw::kWaitedGapNs == 2000, "the times below assume it");
+  launch(3000), launch(0), launch(10);  // reported out of order, as ops end
+  c.on_host_blocked(12, 2013, "sync");  // 2001 ns blocked in the gap 10 -> 3000: left out
+  launch(5000);                          // 3000 -> 5000 counts
+  c.on_host_blocked(5000, 7000, "sync");  // 2000 ns: no longer than a wait that did not block
+  launch(8000);                           // 5000 -> 8000 counts
+  CHECK(c.cadence_ns() == Approx(10 + 2000 + 3000));
 }
 
 TEST_CASE("launch cadence: seed-repro's executions each wait once for the autotune stream", "[hw][cadence]") {

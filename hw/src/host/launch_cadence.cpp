@@ -17,9 +17,12 @@ double LaunchCadence::cadence_ns() {
   double sum = 0;
   std::size_t b = 0;
   for (std::size_t i = 1; i < launches_.size(); ++i) {
-    while (b < blocked_.size() && blocked_[b].second <= launches_[i - 1]) ++b;  // ended before this gap
-    const bool waited = b < blocked_.size() && blocked_[b].first < launches_[i];
-    if (!waited) sum += double(launches_[i] - launches_[i - 1]);
+    const TimeNs lo = launches_[i - 1], hi = launches_[i];
+    while (b < blocked_.size() && blocked_[b].second <= lo) ++b;  // ended before this gap
+    TimeNs blocked = 0;
+    for (std::size_t k = b; k < blocked_.size() && blocked_[k].first < hi; ++k)
+      blocked += std::min(hi, blocked_[k].second) - std::max(lo, blocked_[k].first);
+    if (blocked <= kWaitedGapNs) sum += double(hi - lo);
   }
   return sum;
 }

@@ -115,7 +115,8 @@ struct TrialStats {
   // much slower or faster this host ran the program than the simulator charged (its host pace).
   TimeNs host_busy_ns = 0;
   // The host's launch cadence: the time from one launch (kernel, memset, copy op) to the next,
-  // summed over the pairs with no blocking wait between them. It leaves out what follows a wait
+  // summed over the pairs with no blocking wait between them (waits of at most kWaitedGapNs in
+  // all, launch_cadence.h). It leaves out what follows a wait
   // (the wake-up and the work after it), which the host's busy time keeps; the simulator's
   // counterpart is validate_runner.cpp's LaunchCadence. Validation's host pace is its ratio.
   TimeNs host_cadence_ns = 0;
