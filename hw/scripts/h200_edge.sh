@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17's diagnostic run for the two per-execution misses (seed-repro and conv-autotune at
-# semaphore 32): one timeline per trial, GPU and simulator side by side, for trials 0..N-1 of
+# Issue 17's diagnostic run for the per-execution misses (by default seed-repro and conv-autotune
+# at semaphore 32; SCENARIOS and SEM choose others): one timeline per trial, GPU and simulator side by side, for trials 0..N-1 of
 # `immediate + none`. Trial K is the last of a run of K+1 trials, so each timeline is recorded
 # in the state a K+1-trial validation reaches (trial 0 is the process's first). Run on the device
 # machine from the repo root with the binary and its libraries in .hwcarry/ (hw/README.md).
@@ -10,6 +10,8 @@ B=.hwcarry/allocsim-hw
 export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
 NAME=${NAME:-h200-edge}
 N=${N:-40}
+SEM=${SEM:-32}
+SCENARIOS=${SCENARIOS:-seed-repro conv-autotune}
 O=${OUT:-/tmp}/$NAME
 mkdir -p "$O/timeline"
 { nvidia-smi -q | head -60; echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"; uname -sr; } > "$O/device.txt" 2>&1
@@ -18,10 +20,10 @@ run() { echo "$*" | sed "s#$O#results/hw/$NAME#g" >> "$O/commands.txt"; echo "+ 
         echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
 P="$O/calibration.json"
 run $B calibrate --out "$P"
-for S in seed-repro conv-autotune; do
+for S in $SCENARIOS; do
   for K in $(seq 0 $((N - 1))); do
-    run $B validate "$S" --policies immediate --guards none --trials $((K + 1)) --semaphore 32 --platform "$P" \
-        --timeline "$O/timeline/$S-32-trial-$K.json" --timeline-trial "$K" --out "/tmp/$NAME-$S-$K"
+    run $B validate "$S" --policies immediate --guards none --trials $((K + 1)) --semaphore "$SEM" --platform "$P" \
+        --timeline "$O/timeline/$S-$SEM-trial-$K.json" --timeline-trial "$K" --out "/tmp/$NAME-$S-$K"
   done
 done
 (cd "$O/timeline" && tar -czf ../timeline.tar.gz *.json) && rm -r "$O/timeline"
