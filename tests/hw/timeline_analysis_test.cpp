@@ -1,10 +1,11 @@
-// The committed timeline analyses (results/hw/h200-edge, h200-launch: analysis.md) are what
+// The committed timeline analyses (results/hw/h200-edge, h200-edge-2, h200-launch: analysis.md) are what
 // hw/scripts/timeline_analysis.py computes from their committed timelines: a hand edit, or new
 // timelines without a rerun of the script, fails here.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "test_inputs.h"
 
@@ -12,8 +13,9 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
   const std::string python = ALLOCSIM_TEST_PYTHON;
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
   const std::string root = ALLOCSIM_SOURCE_DIR;
-  for (const char* what : {"edge", "launch"}) {
-    const std::string folder = root + "/results/hw/h200-" + what;
+  for (const auto& [what, folder_name] : {std::pair<const char*, const char*>{"edge", "h200-edge"},
+                                          {"launch", "h200-launch"}, {"wake", "h200-edge-2"}}) {
+    const std::string folder = root + "/results/hw/" + folder_name;
     const std::string cmd = python + " " + root + "/hw/scripts/timeline_analysis.py " + what + " " + folder + " --check";
     INFO(cmd);
     CHECK(std::system(cmd.c_str()) == 0);
