@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <condition_variable>
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/seeds.h"
@@ -72,6 +76,44 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
   (void)set_platform_field(profile, *book, estimate(bookkeeping, book->name, false));
   out.counts.emplace_back(book->name, double(bookkeeping.size()));
   return out;
+}
+
+std::string calibrate_signal_wakeup(PlatformProfile& profile, PlatformSpread& spread, int samples) {
+  using Clock = std::chrono::steady_clock;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<double> wake;
+  for (int i = 0; i < samples; ++i) {
+    bool ready = false;
+    Clock::time_point notified;
+    // The notifier waits long enough for this thread to be asleep, as the host is when the callback
+    // thread releases a semaphore unit a whole execution later.
+    std::thread notifier([&] {
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+      {
+        std::lock_guard<std::mutex> lk(mu);
+        ready = true;
+        notified = Clock::now();
+      }
+      cv.notify_all();
+    });
+    {
+      std::unique_lock<std::mutex> lk(mu);
+      cv.wait(lk, [&] { return ready; });
+      wake.push_back(double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - notified).count()));
+    }
+    notifier.join();
+  }
+  std::vector<double> sorted = wake;
+  std::sort(sorted.begin(), sorted.end());
+  const PlatformField& f = *find_platform_field("signal_wakeup_ns");
+  (void)set_platform_field(profile, f, sorted[sorted.size() / 2]);
+  spread.quantiles[platform_field_index(f)] = spread_quantiles(wake);
+  char line[160];
+  std::snprintf(line, sizeof line, "signal_wakeup_ns over %d notifies: p10 %.0f p50 %.0f p90 %.0f p99 %.0f", samples,
+                sorted[sorted.size() / 10], sorted[sorted.size() / 2], sorted[sorted.size() * 9 / 10],
+                sorted[sorted.size() * 99 / 100]);
+  return line;
 }
 
 std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile, const Scenario& workload,

@@ -30,6 +30,11 @@ struct HostCallCalibration {
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,
                                          int trials);
 
+/// signal_wakeup_ns and its spread: the host thread asleep on a condition variable (as the HIP
+/// backend's semaphore acquire and OOM wait are) until another thread notifies it, from the notify
+/// to the waiter running, `samples` times. Needs no GPU. Returns the log line with its quantiles.
+std::string calibrate_signal_wakeup(PlatformProfile& profile, PlatformSpread& spread, int samples);
+
 /// The host thread's pace from trial to trial (PlatformSpread::host_pace): runs `workload` (short:
 /// about a millisecond of host time, the span a validated program's race depends on) `trials`
 /// times under `immediate` with guard `none`, and sets spread.host_pace to the quantiles of each

@@ -70,6 +70,7 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   workload_run.sets.set("steps", kPaceWorkloadSteps);
   const std::string pace =
       hw::calibrate_host_pace(c.spread, c.profile, load_for_run(workload_run), kPaceWorkloadTrials);
+  const std::string signal = hw::calibrate_signal_wakeup(c.profile, c.spread, 200);
   for (const PlatformField& f : kPlatformFields)
     if (!(platform_value(c.profile, f) >= 0))
       throw hw::HwError(std::string("calibrate: no valid measurement of ") + f.name);
@@ -77,7 +78,7 @@ int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   std::cout << "host calls measured in: " << host.workload << "\n";
   for (const auto& [name, count] : host.counts) std::cout << "  " << name << ": over " << count << " calls\n";
   for (const std::string& line : host.quantiles) std::cout << "  " << line << "\n";
-  std::cout << "  " << pace << "\n";
+  std::cout << "  " << pace << "\n  " << signal << "\n";
   std::cout << "device: " << c.device << "\n";
   for (const PlatformField& f : kPlatformFields)
     std::cout << f.name << " = " << platform_value(c.profile, f) << "  (" << f.description << ")\n";

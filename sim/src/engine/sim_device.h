@@ -116,6 +116,8 @@ class SimDevice final : public Device {
   void host_resume(std::uint64_t gen);
   void host_block(HostWait why, TimeNs deadline);
   void host_wake(TimeNs at);
+  /// What waking the blocked host costs, by what it waits for (sync_wakeup_ns, signal_wakeup_ns).
+  TimeNs host_wakeup_cost();
   bool host_wait_satisfied() const;
   void check_host_wait();  // wakes the host if what it waits for is now true
   void acquire_drain(StreamId s);

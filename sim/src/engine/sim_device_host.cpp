@@ -186,12 +186,19 @@ void SimDevice::check_host_wait() {
       host_.wait == HostWait::PoolFree || host_.wait == HostWait::Hold)
     return;
   if (!host_wait_satisfied()) return;
-  // Every wake-up of a blocked host by another agent costs sync_wakeup_ns: a stream/event/device
-  // synchronize, a semaphore acquire and an OOM wait are all a blocked thread that another thread
-  // signals (condition variable / driver wake), so they pay the same. An OOM wait that runs to its
-  // deadline resumes at the deadline itself (a timed wait's timeout is what is modelled).
-  const TimeNs at = (current_ == Agent::Callback ? cb_.now : now_) + cost(&PlatformProfile::sync_wakeup_ns);
-  host_wake(at);
+  // An OOM wait that runs to its deadline resumes at the deadline itself (a timed wait's timeout is
+  // what is modelled).
+  host_wake((current_ == Agent::Callback ? cb_.now : now_) + host_wakeup_cost());
+}
+
+TimeNs SimDevice::host_wakeup_cost() {
+  // sync_wakeup_ns for a stream/event/device synchronize, which the HIP backend (and a runtime's
+  // synchronize) polls; signal_wakeup_ns for a semaphore acquire or an OOM wait, where the host
+  // sleeps on a condition variable until another thread signals it: a sleeping thread's wake-up,
+  // many times longer on the H200 (results/hw/h200-edge-2).
+  const bool signalled = host_.wait == HostWait::Semaphore || host_.wait == HostWait::PoolFree;
+  const bool measured = config_.platform.signal_wakeup_ns > 0;  // older profiles: sync_wakeup_ns
+  return cost(signalled && measured ? &PlatformProfile::signal_wakeup_ns : &PlatformProfile::sync_wakeup_ns);
 }
 
 void SimDevice::host_wake(TimeNs at) {

@@ -76,7 +76,7 @@ void SimDevice::pool_free(const Chunk& chunk, BufferId buffer) {
   emit([&](auto& o) { o.on_pool_free(agent(), chunk, buffer, t); });
   mem_.sample(t);
   if (host_.wait == HostWait::PoolFree && host_.wait_pool == p && !host_.waking)
-    host_wake(t + cost(&PlatformProfile::sync_wakeup_ns));
+    host_wake(t + host_wakeup_cost());
 }
 
 void SimDevice::destroy_pool(PoolId p) {

@@ -33,6 +33,7 @@ struct PlatformProfile {
   TimeNs host_free_ns = 446;
   TimeNs release_bookkeeping_ns = 1497;
   TimeNs sync_wakeup_ns = 2006;
+  TimeNs signal_wakeup_ns = 0;  // 0: profiles from before it was measured, which charged sync_wakeup_ns
   // The HIP backend's validation kernels on the device, besides their spin: 0 by default, as a
   // program whose durations were measured already includes what its kernels do; a calibration
   // file sets them, so validation predicts the kernels it runs.
@@ -60,7 +61,7 @@ struct PlatformField {
   CostPayer payer;
 };
 
-inline constexpr std::array<PlatformField, 17> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 18> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -86,7 +87,10 @@ inline constexpr std::array<PlatformField, 17> kPlatformFields = {{
     {"release_bookkeeping_ns", &PlatformProfile::release_bookkeeping_ns, nullptr,
      "host time of a release besides the backend calls it makes: the runtime's bookkeeping of the buffer", CostPayer::host},
     {"sync_wakeup_ns", &PlatformProfile::sync_wakeup_ns, nullptr,
-     "host wake-up after a blocking synchronize completes", CostPayer::host},
+     "host wake-up after a blocking synchronize completes (the host polls the stream or event)", CostPayer::host},
+    {"signal_wakeup_ns", &PlatformProfile::signal_wakeup_ns, nullptr,
+     "host wake-up when another thread signals it while it sleeps on a condition variable: a compute-semaphore "
+     "acquire or an OOM wait (0: sync_wakeup_ns)", CostPayer::host},
     {"device_op_gap_ns", &PlatformProfile::device_op_gap_ns, nullptr,
      "device time a stream spends between two dependent ops (validation kernels; 0: in the durations)", CostPayer::device},
     {"op_check_ns_per_mib", &PlatformProfile::op_check_ns_per_mib, nullptr,
