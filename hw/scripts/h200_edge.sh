@@ -6,18 +6,12 @@
 # machine from the repo root with the binary and its libraries in .hwcarry/ (hw/README.md).
 # Writes $OUT/$NAME/ (default h200-edge).
 set -u
-B=.hwcarry/allocsim-hw
-export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
 NAME=${NAME:-h200-edge}
 N=${N:-40}
 SEM=${SEM:-32}
 SCENARIOS=${SCENARIOS:-seed-repro conv-autotune}
-O=${OUT:-/tmp}/$NAME
+source hw/scripts/run_lib.sh
 mkdir -p "$O/timeline"
-{ nvidia-smi -q | head -60; echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"; uname -sr; } > "$O/device.txt" 2>&1
-run() { echo "$*" | sed "s#$O#results/hw/$NAME#g" >> "$O/commands.txt"; echo "+ $*" >> "$O/log.txt";
-        local t0=$(date +%s%N); "$@" >> "$O/log.txt" 2>&1; local rc=$?;
-        echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
 P="$O/calibration.json"
 run $B calibrate --out "$P"
 for S in $SCENARIOS; do

@@ -7,19 +7,11 @@
 # Writes $OUT/$NAME/ (default h200-force) and $OUT/$NAME.tar (the run tool brings back files at
 # most two folders below $OUT).
 set -u
-B=.hwcarry/allocsim-hw
-export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
 SCHEDULE=${1:-hw/scripts/seed-repro-witness.json}
 NAME=${NAME:-h200-force}  # the results folder this run becomes
-O=${OUT:-/tmp}/$NAME
-P=${PLATFORM:-results/hw/h200-final/calibration.json}
+source hw/scripts/run_lib.sh
+P=${PLATFORM:-results/hw/h200-signal/calibration.json}
 TRIALS=${TRIALS:-50}
-mkdir -p "$O"
-{ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv;
-  echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"; uname -sr; } > "$O/device.txt" 2>&1
-run() { echo "$*" | sed "s#$O#results/hw/$NAME#g" >> "$O/commands.txt"; echo "+ $*" >> "$O/log.txt";
-        local t0=$(date +%s%N); "$@" >> "$O/log.txt" 2>&1; local rc=$?;
-        echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
 cp "$SCHEDULE" "$O/schedule.json"
 # The timeline shows one forced trial: whether the held op really started after the until op.
 run $B validate --schedule "$SCHEDULE" --trials "$TRIALS" --platform "$P" --timeline "$O/timeline.json" --out "$O/validate"

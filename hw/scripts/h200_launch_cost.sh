@@ -5,14 +5,9 @@
 # Each: 20 trials, the timeline of trial 19 (the host's enqueue times). Run on the device machine
 # from the repo root with .hwcarry/ (hw/README.md); writes $OUT/$NAME/ (default h200-launch).
 set -u
-B=.hwcarry/allocsim-hw
-export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
 NAME=${NAME:-h200-launch}
-O=${OUT:-/tmp}/$NAME
+source hw/scripts/run_lib.sh
 mkdir -p "$O/timeline"
-run() { echo "$*" | sed "s#$O#results/hw/$NAME#g" >> "$O/commands.txt"; echo "+ $*" >> "$O/log.txt";
-        local t0=$(date +%s%N); "$@" >> "$O/log.txt" 2>&1; local rc=$?;
-        echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
 P=${PLATFORM:-$O/calibration.json}
 [ -f "$P" ] || run $B calibrate --out "$P"
 for V in traffic quiet wake; do

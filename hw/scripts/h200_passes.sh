@@ -1,19 +1,14 @@
 #!/usr/bin/env bash
-# Issue 17's third H200 run, after the validation kernel sums its counts per block (kernels.hip):
-# a calibration whose check and fill passes come from the op kernel's phase stamps, timelines of
-# conv-autotune to check that overlapping ops now pass as fast as lone ones, and the per-execution
-# validation (and, unless ALL=0, every policy x guard). Run on the device machine from the repo root with the binary and its libraries in
-# .hwcarry/ (hw/README.md). Writes $OUT/$NAME/ (default h200-passes).
+# Issue 17's H200 validation run (first made after the validation kernel summed its counts per
+# block; NAME=h200-signal is the current one): a calibration, timelines of conv-autotune at
+# semaphores 1, 2 and 32, the per-execution validation (400 trials, 1000 samples per point) and,
+# unless ALL=0, every policy x guard (40 trials, 400 samples). Run on the device machine from the
+# repo root with the binary and its libraries in .hwcarry/ (hw/README.md). Writes $OUT/$NAME/
+# (default h200-passes).
 set -u
-B=.hwcarry/allocsim-hw
-export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
 NAME=${NAME:-h200-passes}  # the results folder this run becomes
-O=${OUT:-/tmp}/$NAME
+source hw/scripts/run_lib.sh
 mkdir -p "$O/timeline"
-{ nvidia-smi -q | head -60; echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"; uname -sr; } > "$O/device.txt" 2>&1
-run() { echo "$*" | sed "s#$O#results/hw/$NAME#g" >> "$O/commands.txt"; echo "+ $*" >> "$O/log.txt";
-        local t0=$(date +%s%N); "$@" >> "$O/log.txt" 2>&1; local rc=$?;
-        echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
 P="$O/calibration.json"
 run $B calibrate --out "$P"
 for S in 1 2 32; do

@@ -7,14 +7,8 @@
 #   per-execution/: immediate + none (the racy combination) with 400 trials and 1000 samples, for
 #         per-execution rates within about +-5 points.
 set -u
-B=.hwcarry/allocsim-hw
-export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
-O=${OUT:-/tmp}/h200-samples
-mkdir -p "$O"
-{ nvidia-smi -q | head -60; echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"; uname -sr; } > "$O/device.txt" 2>&1
-run() { echo "$*" | sed "s#$O#results/hw/h200-samples#g" >> "$O/commands.txt"; echo "+ $*" >> "$O/log.txt";
-        local t0=$(date +%s%N); "$@" >> "$O/log.txt" 2>&1; local rc=$?;
-        echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
+NAME=h200-samples  # the results folder this run becomes
+source hw/scripts/run_lib.sh
 P="$O/calibration.json"
 run $B calibrate --out "$P"
 for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \

@@ -4,15 +4,8 @@
 # everything under $OUT/h200 (device.txt, calibration.json, commands.txt, log.txt, one folder per
 # scenario and semaphore with validate.json / validate.md).
 set -u
-B=.hwcarry/allocsim-hw
-export LD_LIBRARY_PATH=$PWD/.hwcarry/lib
-O=${OUT:-/tmp}/h200
-mkdir -p "$O"
-{ nvidia-smi -q | head -60; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv;
-  echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo)"; uname -sr; } > "$O/device.txt" 2>&1
-run() { echo "$*" | sed "s#$O#results/hw/h200#g" >> "$O/commands.txt"; echo "+ $*" >> "$O/log.txt";
-        local t0=$(date +%s%N); "$@" >> "$O/log.txt" 2>&1; local rc=$?;
-        echo "rc=$rc ms=$(( ($(date +%s%N) - t0) / 1000000 ))" >> "$O/log.txt"; }
+NAME=h200  # the results folder this run becomes
+source hw/scripts/run_lib.sh
 P="$O/calibration.json"
 run $B calibrate --out "$P"
 # seed-repro: 20 executions per trial; the semaphore decides how far the host runs ahead.
