@@ -52,7 +52,11 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
   for (const char* session : {"results/hw/h200", "results/hw/h200-samples/all", "results/hw/h200-samples/per-execution",
                               "results/hw/h200-pairs", "results/hw/h200-phases/per-execution",
                               "results/hw/h200-passes/per-execution", "results/hw/h200-host/per-execution",
-                              "results/hw/h200-final/per-execution", "results/hw/h200-final/all"}) {
+                              "results/hw/h200-final/per-execution", "results/hw/h200-final/all",
+                              "results/hw/h200-pace/per-execution", "results/hw/h200-pace/all",
+                              "results/hw/h200-cadence/per-execution", "results/hw/h200-cadence/all",
+                              "results/hw/h200-signal/per-execution", "results/hw/h200-signal/all",
+                              "results/hw/h200-signal-2/per-execution"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
