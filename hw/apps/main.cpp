@@ -2,7 +2,7 @@
 //   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
-//                        [--timeline-trial K]
+//                        [--timeline-trial K] [--callbacks-first]
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
 //                        the schedule's run with its delays forced, next to the same run unforced
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
@@ -106,7 +106,8 @@ ScheduleRequest apply_schedule(const std::string& file, RunConfig& run, std::str
 
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
-                 const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule) {
+                 const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule,
+                 bool callbacks_first) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -119,6 +120,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   if (trials < 1) throw std::invalid_argument("--trials must be >= 1");
   if (timeline_trial >= trials) throw std::invalid_argument("--timeline-trial must be below --trials");
   config.timeline_trial = timeline_trial;
+  config.callbacks_first = callbacks_first;
   config.trials = trials;
   config.sim_samples = sim_samples;
   config.semaphore = resolved.semaphore;
@@ -206,6 +208,10 @@ int main(int argc, char** argv) {
   int timeline_trial = 0;
   val->add_option("--timeline-trial", timeline_trial, "the trial --timeline shows (default 0, the first)")
       ->check(CLI::Range(0, 1 << 20));
+  bool callbacks_first = false;
+  val->add_flag("--callbacks-first", callbacks_first,
+                "diagnostic: the host thread lets a waiting policy callback take the backend's state lock before "
+                "its next call (hw/src/gpu/state_mutex.h); default: a plain mutex");
   std::string schedule_file;
   val->add_option("--schedule", schedule_file,
                   "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "
@@ -241,7 +247,7 @@ int main(int argc, char** argv) {
     else if (scenario.empty())
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
-                        timeline_trial, request ? &*request : nullptr);
+                        timeline_trial, request ? &*request : nullptr, callbacks_first);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

@@ -25,6 +25,21 @@ double upper_median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+/// A trial's peak beside its callbacks' waits on the relay's thread.
+CallbackTrial callback_trial(const TrialStats& s) {
+  CallbackTrial t;
+  t.peak_bytes_in_use = s.peak_bytes_in_use;
+  t.callbacks = s.callback_delay_samples.size();
+  for (std::uint32_t w : s.callback_lock_wait_samples) {
+    t.lock_wait_max_ns = std::max(t.lock_wait_max_ns, double(w));
+    t.lock_wait_total_ns += double(w);
+  }
+  std::vector<double> delay(s.callback_delay_samples.begin(), s.callback_delay_samples.end());
+  t.delay_median_ns = upper_median(delay);
+  t.delay_max_ns = *std::max_element(delay.begin(), delay.end());
+  return t;
+}
+
 /// The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
 /// same file the hardware's spin cycles come from) or `spread`, semaphore and params; one seed per
 /// run. Every finding is kept so each manifest corruption can be attributed to its execution. A
@@ -141,6 +156,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   options.params = config.params;
   options.wait_timeout_ns = 5'000'000'000;  // a starving combination fails in 5 s, not 20
   options.record_timeline = timeline != nullptr;
+  options.callbacks_first = config.callbacks_first;
   options.forced = config.forced;
   for (const ForcedDelay& f : config.forced) {
     ForcedDelayResult& r = run.forced_delays.emplace_back();
@@ -197,6 +213,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.frees = s.releases;
       host_busy.push_back(double(s.host_busy_ns));
       host_cadence.push_back(double(s.host_cadence_ns));
+      if (!s.callback_delay_samples.empty()) run.callback_trials.push_back(callback_trial(s));
       if (s.releases) {
         ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
         instrument_per_free.push_back(double(s.release_instrument_ns) / double(s.releases));

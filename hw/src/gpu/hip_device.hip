@@ -20,6 +20,7 @@
 #include "allocsim/pool/device_pools.h"
 #include "allocsim/pool/memory_accounting.h"
 #include "callback_relay.h"
+#include "state_mutex.h"
 #include "kernels.h"
 
 namespace allocsim::hw {
@@ -154,7 +155,7 @@ class HipDevice final : public HwDevice {
 
   // ---------------------------------------------------------------- trial control
   void begin_trial(std::uint64_t seed) override {
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     chooser_ = make_seeded_chooser(seeds::run_draws(seed));  // as simulate() seeds its chooser
     ++trial_index_;  // allocation tags continue across trials: old data never carries a new tag
     new_pools();
@@ -182,7 +183,7 @@ class HipDevice final : public HwDevice {
 
   TrialStats end_trial() override {
     wait_all(deadline_from_now());
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipMemcpy(counters_host_.data(), counters_, counters_host_.size() * sizeof(unsigned long long),
                                  hipMemcpyDeviceToHost));
     const std::size_t n = counters_host_.size() / 2;
@@ -245,7 +246,7 @@ class HipDevice final : public HwDevice {
     if (!forcing_) return;
     std::vector<int> waits;
     {
-      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      std::lock_guard<StateMutex> lk(state_mu_);
       waits = forcing_->waits_before_host_op(op);
     }
     for (int k : waits) {
@@ -261,7 +262,7 @@ class HipDevice final : public HwDevice {
         if (r == hipSuccess) break;
         if (r != hipErrorNotReady) ALLOCSIM_HIP_CHECK(r);
         if (Clock::now() > deadline) {
-          std::lock_guard<std::recursive_mutex> lk(state_mu_);
+          std::lock_guard<StateMutex> lk(state_mu_);
           forcing_->set_timed_out(k);
           break;
         }
@@ -270,7 +271,7 @@ class HipDevice final : public HwDevice {
   }
   void end_host_op(std::size_t op) override {
     if (!forcing_) return;
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     for (int k : forcing_->signals_after_host_op(op)) ALLOCSIM_HIP_CHECK(launch_signal(force_flag(k), stream(signal_stream_)));
   }
 
@@ -287,7 +288,7 @@ class HipDevice final : public HwDevice {
     while (!todo.empty()) {
       std::optional<Step> wait;
       {
-        std::lock_guard<std::recursive_mutex> lk(state_mu_);
+        std::lock_guard<StateMutex> lk(state_mu_);
         wait = todo.next(*this);
       }
       if (!wait) continue;
@@ -305,7 +306,7 @@ class HipDevice final : public HwDevice {
       }
     }
     // The host goes on to something else: a release this plan made without freeing is visible.
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     mem_->flush();
   }
 
@@ -316,13 +317,13 @@ class HipDevice final : public HwDevice {
   Chooser& chooser() override { return *chooser_; }
   const Params& params() const override { return params_; }
   void warn(std::string message) override {
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     warnings_.insert(std::move(message));
   }
 
   StreamId compute_stream() const override { return 0; }
   StreamId callback_stream(StreamId source) override {
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     auto it = callback_streams_.find(source);
     if (it != callback_streams_.end()) return it->second;
     hipStream_t s;
@@ -335,7 +336,7 @@ class HipDevice final : public HwDevice {
   }
   EventId create_event() override {
     CallTimer timed(*this, HostCall::EventCreate);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     hipEvent_t e;
     ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
     if (!free_event_ids_.empty()) {
@@ -349,26 +350,26 @@ class HipDevice final : public HwDevice {
   }
   void destroy_event(EventId id) override {
     CallTimer timed(*this, HostCall::EventDestroy);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipEventDestroy(event(id)));
     events_[id] = nullptr;
     free_event_ids_.push_back(id);
   }
   void record_event(EventId id, StreamId s) override {
     CallTimer timed(*this, HostCall::EventRecord);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipEventRecord(event(id), stream(s)));
   }
   void stream_wait(StreamId s, EventId id) override {
     CallTimer timed(*this, HostCall::StreamWait);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     ALLOCSIM_HIP_CHECK(hipStreamWaitEvent(stream(s), event(id), 0));
   }
   bool query_event(EventId id) override {
     CallTimer timed(*this, HostCall::EventQuery);
     hipEvent_t e;
     {
-      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      std::lock_guard<StateMutex> lk(state_mu_);
       e = event(id);
     }
     hipError_t r = hipEventQuery(e);
@@ -379,10 +380,11 @@ class HipDevice final : public HwDevice {
   }
   bool add_host_callback(StreamId s, HostFn fn, std::string_view what) override {
     CallTimer timed(*this, HostCall::CallbackEnqueue);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     (void)what;
     if (chooser_ && chooser_->chance(callback_enqueue_failure(params_))) return false;
-    if (!relay_.enqueue(stream(s), [this, fn = std::move(fn)] { run_callback(fn); })) return false;
+    if (!relay_.enqueue(stream(s), [this, fn = std::move(fn), enqueued = Clock::now()] { run_callback(fn, enqueued); }))
+      return false;
     ++stats_.callbacks;
     return true;
   }
@@ -394,7 +396,7 @@ class HipDevice final : public HwDevice {
   // return (device sync) or for another mutex the callback holds is, until the bounded waits end.
   bool add_program_callback(StreamId s, std::vector<MutexId> locks, TimeNs body_ns) override {
     CallTimer timed(*this, HostCall::CallbackEnqueue);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     for (const MutexId m : locks)
       if (m < 0 || std::size_t(m) >= host_mutexes_.size()) {
         warnings_.insert("host callback taking an invalid mutex refused");
@@ -417,7 +419,7 @@ class HipDevice final : public HwDevice {
 
   std::optional<Chunk> pool_allocate(PoolId pool, std::uint64_t bytes) override {
     CallTimer timed(*this, HostCall::PoolAllocate);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     PoolState& p = pool_state(pool);
     DevicePool* dp = bfc_pools_->get(pool);
     if (!dp) return std::nullopt;
@@ -439,7 +441,7 @@ class HipDevice final : public HwDevice {
   void pool_free(const Chunk& chunk, BufferId buffer) override {
     CallTimer timed(*this, HostCall::PoolFree);
     {
-      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      std::lock_guard<StateMutex> lk(state_mu_);
       PoolState& p = pool_state(chunk.pool);
       DevicePool* dp = bfc_pools_->find(chunk.pool);
       const bool alive = bfc_pools_->alive(chunk.pool);
@@ -467,7 +469,7 @@ class HipDevice final : public HwDevice {
     free_cv_.notify_all();
   }
   bool pool_alive(PoolId pool) const override {
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     return bfc_pools_->alive(pool);
   }
   void count_fallback() override { ++stats_.fallbacks; }
@@ -475,7 +477,7 @@ class HipDevice final : public HwDevice {
   // ---------------------------------------------------------------- Device
   void launch(StreamId s, DeviceOp op) override {
     CallTimer timed(*this, HostCall::Launch);
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     OpDescriptor d;
     d.mismatch_counters = counters_;
     d.stale_counters = counters_ + counters_host_.size() / 2;
@@ -523,13 +525,13 @@ class HipDevice final : public HwDevice {
     sem_cv_.notify_all();
   }
   void destroy_pool(PoolId pool) override {
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     pool_state(pool);  // an unknown pool is an HwError
     bfc_pools_->destroy(pool);
     mem_->sample(now());
   }
   void note_alloc(const BufferInfo& buf) override {
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     auto pa = pending_alias_.find(buf.chunk.pool);
     if (pa != pending_alias_.end()) {
       if (pa->second.first == buf.chunk.addr && pa->second.second != buf.id) stats_.aliased = true;
@@ -541,7 +543,7 @@ class HipDevice final : public HwDevice {
     mem_->sample(now());
   }
   void note_host_release(const BufferInfo& buf) override {
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     use_masks_[buf.id] = buf.use_stream_mask;
     ++stats_.releases;
     mem_->on_host_release(buf, now());
@@ -552,7 +554,7 @@ class HipDevice final : public HwDevice {
   }
   void note_lifetime_violation(FindingKind kind, const BufferInfo& buf, std::string detail) override {
     (void)buf, (void)detail;
-    std::lock_guard<std::recursive_mutex> lk(state_mu_);
+    std::lock_guard<StateMutex> lk(state_mu_);
     ++stats_.lifetime_violations;
     warnings_.insert(std::string(finding_kind_name(kind)));
   }
@@ -732,7 +734,7 @@ class HipDevice final : public HwDevice {
       bool idle = true;
       std::size_t n;
       {
-        std::lock_guard<std::recursive_mutex> lk(state_mu_);
+        std::lock_guard<StateMutex> lk(state_mu_);
         n = streams_.size();
       }
       for (StreamId s = 0; s < StreamId(n) && idle; ++s) idle = stream_idle(s);
@@ -791,13 +793,22 @@ class HipDevice final : public HwDevice {
   }
 
   // ---- callbacks: the relay's thread runs the policy code (callback_relay.h)
-  void run_callback(const HostFn& fn) {
+  void run_callback(const HostFn& fn, Clock::time_point enqueued) {
     try {
-      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      const auto reached = Clock::now();
+      state_mu_.lock_for_callback();
+      std::lock_guard<StateMutex> lk(state_mu_, std::adopt_lock);
+      const auto locked = Clock::now();
+      const auto ns = [](Clock::duration d) {
+        return std::uint32_t(std::clamp<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(), 0,
+                                                      0xffffffff));
+      };
+      stats_.callback_lock_wait_samples.push_back(ns(locked - reached));
+      stats_.callback_delay_samples.push_back(ns(locked - enqueued));
       mem_->flush();  // another agent runs: a release the host made without freeing was visible
       fn(*this);
     } catch (const std::exception& e) {
-      std::lock_guard<std::recursive_mutex> lk(state_mu_);
+      std::lock_guard<StateMutex> lk(state_mu_);
       warnings_.insert(std::string("host callback failed: ") + e.what());
     }
   }
@@ -809,7 +820,7 @@ class HipDevice final : public HwDevice {
   std::string description_;
   std::unique_ptr<Chooser> chooser_ = make_seeded_chooser(1);
 
-  mutable std::recursive_mutex state_mu_;
+  mutable StateMutex state_mu_{options_.callbacks_first};
   std::vector<hipStream_t> streams_;
   std::vector<std::string> stream_names_;
   std::map<StreamId, StreamId> callback_streams_;

@@ -85,6 +85,17 @@ boost::json::object run_json(const ValidateRun& run) {
                                         {"hw_words", c.hw_words},
                                         {"sim_runs", c.sim_runs}});
   o["corruption_pairs"] = std::move(pairs);
+  if (!run.callback_trials.empty()) {
+    boost::json::array trials;
+    for (const CallbackTrial& t : run.callback_trials)
+      trials.push_back(boost::json::object{{"peak_bytes_in_use", t.peak_bytes_in_use},
+                                           {"callbacks", t.callbacks},
+                                           {"lock_wait_max_ns", t.lock_wait_max_ns},
+                                           {"lock_wait_total_ns", t.lock_wait_total_ns},
+                                           {"delay_median_ns", t.delay_median_ns},
+                                           {"delay_max_ns", t.delay_max_ns}});
+    o["callback_trials"] = std::move(trials);
+  }
   return o;
 }
 

@@ -55,6 +55,9 @@ struct HwDeviceOptions {
   /// trial records the delay as timed out): long next to any op of the validated scenarios, short
   /// enough that a schedule the program cannot follow costs a trial 100 ms per delay, not a hang.
   TimeNs gate_timeout_ns = 100'000'000;
+  /// The host thread lets a waiting policy callback take the backend's state lock before its next
+  /// call (state_mutex.h says why); false: a plain mutex, as the backend had before.
+  bool callbacks_first = false;
 };
 
 /// One device op as it ran on the GPU (or in the simulator): times in ns from the first op's start.
@@ -121,6 +124,11 @@ struct TrialStats {
   // counterpart is validate_runner.cpp's LaunchCadence. Validation's host pace is its ratio.
   TimeNs host_cadence_ns = 0;
   std::uint64_t ooms = 0, fallbacks = 0, lifetime_violations = 0, callbacks = 0;
+  // Per policy callback the relay's thread ran (in run order): how long it waited for the
+  // backend's state lock, which the host thread holds through each of its backend calls, and the
+  // time from the callback's enqueue to its body's start (host clock, ns, capped at 2^32 - 1). The
+  // simulator has no such lock: a callback runs once its stream reaches it and the latency passes.
+  std::vector<std::uint32_t> callback_lock_wait_samples, callback_delay_samples;
   // HwDeviceOptions::record_timeline: every op launched in the trial, in launch order (ops past
   // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).
   std::vector<TimelineOp> timeline;

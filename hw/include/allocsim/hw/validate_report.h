@@ -79,6 +79,15 @@ struct ForcedDelayResult {
   std::vector<int> not_signalled_trials;  // the until step never came
 };
 
+/// One trial of a run whose policy frees in host callbacks: its peak and how its callbacks waited
+/// on the relay's thread (TrialStats::callback_lock_wait_samples, callback_delay_samples; ns).
+struct CallbackTrial {
+  std::uint64_t peak_bytes_in_use = 0;
+  std::uint64_t callbacks = 0;
+  double lock_wait_max_ns = 0, lock_wait_total_ns = 0;  // waits for the backend's state lock
+  double delay_median_ns = 0, delay_max_ns = 0;         // enqueue to body start
+};
+
 struct ValidateRun {
   std::string policy, guard;
   int trials = 0;
@@ -109,6 +118,7 @@ struct ValidateRun {
   std::optional<SimPrediction> sim_host_paced;
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
   std::vector<ForcedDelayResult> forced_delays;  // validate --schedule's forced run only
+  std::vector<CallbackTrial> callback_trials;    // by trial; empty when no trial ran a callback
 };
 
 /// validate --schedule: the run with the schedule's delays forced, next to `runs`' unforced one.
