@@ -148,6 +148,49 @@ CalibrationOutput calibrate_device(int n) {
     set_spread(out, "callback_run_ns", gaps);
   }
 
+  // Diagnostic (extras only): host time of callback enqueues and launches while the stream ahead
+  // of them is blocked, as a host that runs ahead of the GPU sees it, against the same calls with
+  // nothing pending. Median of the first and of the last 64 of `k` calls, in three patterns:
+  // callbacks only, launches only, and a launch then a callback (the deferred-callback policy's).
+  {
+    const int k = 512;
+    hipStream_t other;
+    ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
+    auto ends = [&](const char* name, const std::vector<double>& t) {
+      const std::vector<double> first(t.begin(), t.begin() + 64), last(t.end() - 64, t.end());
+      out.extra.emplace_back(std::string("pending_") + name + "_first64_ns", median(first));
+      out.extra.emplace_back(std::string("pending_") + name + "_last64_ns", median(last));
+    };
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      CallbackStamps pending(std::size_t(2 * k));
+      std::vector<double> enqueue_ns, launch_ns, other_launch_ns;
+      ALLOCSIM_HIP_CHECK(launch_spin(80'000'000, s));  // ~40 ms: longer than the k calls below
+      for (int i = 0; i < k; ++i) {
+        if (pattern != 0) {
+          const auto t = Clock::now();
+          ALLOCSIM_HIP_CHECK(launch_empty(s));
+          launch_ns.push_back(ns_since(t));
+        }
+        if (pattern != 1) {
+          const auto t = Clock::now();
+          pending.enqueue(s);
+          enqueue_ns.push_back(ns_since(t));
+        }
+        const auto t = Clock::now();
+        ALLOCSIM_HIP_CHECK(launch_empty(other));
+        other_launch_ns.push_back(ns_since(t));
+      }
+      const char* names[] = {"callbacks", "launches", "launch_then_callback"};
+      const std::string p = names[pattern];
+      if (!enqueue_ns.empty()) ends((p + "_enqueue").c_str(), enqueue_ns);
+      if (!launch_ns.empty()) ends((p + "_launch").c_str(), launch_ns);
+      ends((p + "_other_stream_launch").c_str(), other_launch_ns);
+      if (pattern != 1) pending.wait_for(k, Clock::now() + std::chrono::seconds(10));
+      ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
+    }
+    ALLOCSIM_HIP_CHECK(hipStreamDestroy(other));
+  }
+
   // The op kernel's own device time (validation only): the gap between dependent ops on one stream
   // and its check and fill passes per MiB, all from its phase stamps (kernels.h).
   {
