@@ -2,7 +2,7 @@
 //   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
-//                        [--timeline-trial K] [--callbacks-first]
+//                        [--timeline-trial K] [--state-lock callbacks-first|plain]
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
 //                        the schedule's run with its delays forced, next to the same run unforced
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
@@ -208,10 +208,12 @@ int main(int argc, char** argv) {
   int timeline_trial = 0;
   val->add_option("--timeline-trial", timeline_trial, "the trial --timeline shows (default 0, the first)")
       ->check(CLI::Range(0, 1 << 20));
-  bool callbacks_first = false;
-  val->add_flag("--callbacks-first", callbacks_first,
-                "diagnostic: the host thread lets a waiting policy callback take the backend's state lock before "
-                "its next call (hw/src/gpu/state_mutex.h); default: a plain mutex");
+  std::string state_lock = "callbacks-first";
+  val->add_option("--state-lock", state_lock,
+                  "the backend's state lock: callbacks-first (default) lets a waiting policy callback in before the "
+                  "host's next call; plain, a plain mutex, starves callbacks while the host launches (as before "
+                  "2026-12-01; hw/src/gpu/state_mutex.h, results/hw/h200-callbacks)")
+      ->check(CLI::IsMember({"callbacks-first", "plain"}));
   std::string schedule_file;
   val->add_option("--schedule", schedule_file,
                   "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "
@@ -247,7 +249,8 @@ int main(int argc, char** argv) {
     else if (scenario.empty())
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
-                        timeline_trial, request ? &*request : nullptr, callbacks_first);
+                        timeline_trial, request ? &*request : nullptr,
+                        state_lock == "callbacks-first");
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

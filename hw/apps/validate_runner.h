@@ -24,7 +24,7 @@ struct ValidateConfig {
   int timeline_trial = 0;  // the trial (and simulated run, same seed) a --timeline file shows
   std::vector<ForcedDelay> forced;  // --schedule: delays forced in every trial (schedule_forcing.h)
   std::vector<StepHold> sim_holds;  // --schedule: the same delays, in the simulator's prediction
-  bool callbacks_first = false;     // --callbacks-first: HwDeviceOptions::callbacks_first
+  bool callbacks_first = true;      // --state-lock: HwDeviceOptions::callbacks_first
 };
 
 /// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.

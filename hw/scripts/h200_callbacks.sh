@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 17's diagnostic run for the peak-range misses of the callback policies: the two policies
 # that free in host callbacks (deferred-callback, batched-callback) with every guard, at SEMS of
-# each of SCENARIOS, twice: with the backend's plain state lock ("plain") and with
-# --callbacks-first ("first", hw/src/gpu/state_mutex.h). validate.json's callback_trials holds
+# each of SCENARIOS, twice: with the backend's plain state lock ("plain", --state-lock plain) and
+# with a waiting callback let in first ("first", --state-lock callbacks-first, the default;
+# hw/src/gpu/state_mutex.h). validate.json's callback_trials holds
 # each trial's peak and its callbacks' waits for that lock. Calibrates first (this host's
 # profile). Run on the device machine from the repo root with the binary and its libraries in
 # .hwcarry/ (hw/README.md). Writes $OUT/$NAME/ (default h200-callbacks).
@@ -15,8 +16,8 @@ source hw/scripts/run_lib.sh
 P="$O/calibration.json"
 run $B calibrate --out "$P"
 for V in plain first; do
-  FLAG=""
-  [ "$V" = first ] && FLAG=--callbacks-first
+  FLAG="--state-lock plain"
+  [ "$V" = first ] && FLAG="--state-lock callbacks-first"
   for S in $SCENARIOS; do
     for SEM in $SEMS; do
       run $B validate "$S" --policies deferred-callback,batched-callback --guards all --trials "$N" --sim-samples 400 \

@@ -1,5 +1,5 @@
-// The committed timeline analyses (results/hw/h200-edge, h200-edge-2, h200-launch: analysis.md) are what
-// hw/scripts/timeline_analysis.py computes from their committed timelines: a hand edit, or new
+// The committed hardware analyses (results/hw/h200-edge, h200-edge-2, h200-launch, h200-callbacks:
+// analysis.md) are what hw/scripts/timeline_analysis.py computes from their committed data: a hand edit, or new
 // timelines without a rerun of the script, fails here.
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,8 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
   const std::string root = ALLOCSIM_SOURCE_DIR;
   for (const auto& [what, folder_name] : {std::pair<const char*, const char*>{"edge", "h200-edge"},
-                                          {"launch", "h200-launch"}, {"wake", "h200-edge-2"}}) {
+                                          {"launch", "h200-launch"}, {"wake", "h200-edge-2"},
+                                          {"callbacks", "h200-callbacks"}}) {
     const std::string folder = root + "/results/hw/" + folder_name;
     const std::string cmd = python + " " + root + "/hw/scripts/timeline_analysis.py " + what + " " + folder + " --check";
     INFO(cmd);

@@ -150,8 +150,10 @@ CalibrationOutput calibrate_device(int n) {
 
   // Diagnostic (extras only): host time of callback enqueues and launches while the stream ahead
   // of them is blocked, as a host that runs ahead of the GPU sees it, against the same calls with
-  // nothing pending. Median of the first and of the last 64 of `k` calls, in three patterns:
-  // callbacks only, launches only, and a launch then a callback (the deferred-callback policy's).
+  // nothing pending. Median of the first and of the last 64 of `k` calls, in four patterns:
+  // callbacks only, launches only, a launch then a callback (the deferred-callback policy's), and
+  // that again while a third stream's callbacks run every ~40 us, each making two HIP calls as the
+  // backend's callbacks do (a host running ahead while the GPU releases its earlier frees).
   {
     const int k = 512;
     hipStream_t other;
@@ -161,10 +163,21 @@ CalibrationOutput calibrate_device(int n) {
       out.extra.emplace_back(std::string("pending_") + name + "_first64_ns", median(first));
       out.extra.emplace_back(std::string("pending_") + name + "_last64_ns", median(last));
     };
-    for (int pattern = 0; pattern < 3; ++pattern) {
+    hipStream_t busy;
+    ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&busy, hipStreamNonBlocking));
+    for (int pattern = 0; pattern < 4; ++pattern) {
       CallbackStamps pending(std::size_t(2 * k));
       std::vector<double> enqueue_ns, launch_ns, other_launch_ns;
       ALLOCSIM_HIP_CHECK(launch_spin(80'000'000, s));  // ~40 ms: longer than the k calls below
+      if (pattern == 3)
+        for (int i = 0; i < k; ++i) {  // ~20 ms of 40 us spins, a callback after each
+          ALLOCSIM_HIP_CHECK(launch_spin(80'000, busy));
+          if (!pending.relay.enqueue(busy, [busy] {
+                (void)hipStreamQuery(busy);
+                (void)hipStreamQuery(busy);
+              }))
+            throw HwError("calibrate: hipStreamAddCallback failed");
+        }
       for (int i = 0; i < k; ++i) {
         if (pattern != 0) {
           const auto t = Clock::now();
@@ -180,14 +193,17 @@ CalibrationOutput calibrate_device(int n) {
         ALLOCSIM_HIP_CHECK(launch_empty(other));
         other_launch_ns.push_back(ns_since(t));
       }
-      const char* names[] = {"callbacks", "launches", "launch_then_callback"};
+      const char* names[] = {"callbacks", "launches", "launch_then_callback", "beside_running_callbacks"};
       const std::string p = names[pattern];
       if (!enqueue_ns.empty()) ends((p + "_enqueue").c_str(), enqueue_ns);
       if (!launch_ns.empty()) ends((p + "_launch").c_str(), launch_ns);
       ends((p + "_other_stream_launch").c_str(), other_launch_ns);
       if (pattern != 1) pending.wait_for(k, Clock::now() + std::chrono::seconds(10));
       ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
+      if (!pending.relay.wait_idle(Clock::now() + std::chrono::seconds(10)))
+        throw HwError("calibrate: host callbacks did not drain within 10 s");
     }
+    ALLOCSIM_HIP_CHECK(hipStreamDestroy(busy));
     ALLOCSIM_HIP_CHECK(hipStreamDestroy(other));
   }
 

@@ -8,7 +8,8 @@
 // A runtime's allocator lock is held around the allocator call, not around every launch, so that
 // wait is the harness's, not the program's. With `callbacks_first`, a host thread about to take
 // the lock yields while the relay waits for it, so a callback waits for at most the call the host
-// is in. Recursive for both threads (policy code in a callback calls back into the backend).
+// is in (the default: HwDeviceOptions::callbacks_first). Recursive for both threads (policy code
+// in a callback calls back into the backend).
 #pragma once
 #include <atomic>
 #include <mutex>
