@@ -37,6 +37,11 @@ CallbackTrial callback_trial(const TrialStats& s) {
   std::vector<double> delay(s.callback_delay_samples.begin(), s.callback_delay_samples.end());
   t.delay_median_ns = upper_median(delay);
   t.delay_max_ns = *std::max_element(delay.begin(), delay.end());
+  std::vector<double> hold(s.callback_hold_samples.begin(), s.callback_hold_samples.end());
+  t.hold_median_ns = upper_median(hold);
+  for (double h : hold) t.hold_total_ns += h;
+  t.instrument_ns = double(s.callback_instrument_ns);
+  t.host_lock_wait_ns = double(s.host_lock_wait_ns);
   return t;
 }
 

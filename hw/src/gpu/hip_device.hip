@@ -174,6 +174,7 @@ class HipDevice final : public HwDevice {
     use_masks_.clear();
     pending_alias_.clear();
     stats_ = TrialStats{};
+    (void)state_mu_.take_wait_ns();
     {
       std::lock_guard<std::mutex> sl(sem_mu_);
       sem_available_ = options_.semaphore;
@@ -203,6 +204,7 @@ class HipDevice final : public HwDevice {
           }
     }
     stats_.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
+    stats_.host_lock_wait_ns = state_mu_.take_wait_ns();
     if (timestamps_) {
       const std::size_t recorded = std::min(launched_.size(), kTimelineCapacity);
       std::vector<unsigned long long> stamps(kTimelineStampsPerOp * recorded, 0);
@@ -685,7 +687,12 @@ class HipDevice final : public HwDevice {
   /// apart (TrialStats::instrument_ns, release_instrument_ns), not charged to a call or policy.
   template <class F>
   bool instrumented(F&& f) {
-    if (!on_host_thread()) return f();
+    if (!on_host_thread()) {  // a callback's: the host waits it out when it needs the state lock
+      const auto t = Clock::now();
+      const bool result = f();
+      stats_.callback_instrument_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+      return result;
+    }
     const auto t = Clock::now();
     const bool result = f();
     const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
@@ -807,6 +814,7 @@ class HipDevice final : public HwDevice {
       stats_.callback_delay_samples.push_back(ns(locked - enqueued));
       mem_->flush();  // another agent runs: a release the host made without freeing was visible
       fn(*this);
+      stats_.callback_hold_samples.push_back(ns(Clock::now() - locked));
     } catch (const std::exception& e) {
       std::lock_guard<StateMutex> lk(state_mu_);
       warnings_.insert(std::string("host callback failed: ") + e.what());

@@ -12,6 +12,8 @@
 // in a callback calls back into the backend).
 #pragma once
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 
@@ -21,12 +23,19 @@ class StateMutex {
  public:
   explicit StateMutex(bool callbacks_first) : callbacks_first_(callbacks_first) {}
 
-  /// Host thread (and nested calls of either thread).
+  /// Host thread (and nested calls of either thread). Time spent waiting (yielding, or blocked
+  /// on the mutex) adds to wait_ns: the host's time lost to callbacks.
   void lock() {
-    if (callbacks_first_ && owner_.load(std::memory_order_relaxed) != std::this_thread::get_id())
+    if (owner_.load(std::memory_order_relaxed) == std::this_thread::get_id()) return take();
+    if (!callback_waiting_.load(std::memory_order_acquire) && mu_.try_lock()) return took();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (callbacks_first_)
       while (callback_waiting_.load(std::memory_order_acquire)) std::this_thread::yield();
     take();
+    wait_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
   }
+  /// The lock() waits since the last call (read between trials, when nothing else runs).
+  std::int64_t take_wait_ns() { return wait_ns_.exchange(0); }
   void unlock() {
     if (--depth_ == 0) owner_.store(std::thread::id(), std::memory_order_relaxed);
     mu_.unlock();
@@ -41,6 +50,9 @@ class StateMutex {
  private:
   void take() {
     mu_.lock();
+    took();
+  }
+  void took() {
     owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
     ++depth_;
   }
@@ -50,6 +62,7 @@ class StateMutex {
   std::atomic<std::thread::id> owner_{};
   int depth_ = 0;  // guarded by mu_
   std::atomic<bool> callback_waiting_{false};
+  std::atomic<std::int64_t> wait_ns_{0};
 };
 
 }  // namespace allocsim::hw

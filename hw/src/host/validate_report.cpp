@@ -93,7 +93,11 @@ boost::json::object run_json(const ValidateRun& run) {
                                            {"lock_wait_max_ns", t.lock_wait_max_ns},
                                            {"lock_wait_total_ns", t.lock_wait_total_ns},
                                            {"delay_median_ns", t.delay_median_ns},
-                                           {"delay_max_ns", t.delay_max_ns}});
+                                           {"delay_max_ns", t.delay_max_ns},
+                                           {"hold_median_ns", t.hold_median_ns},
+                                           {"hold_total_ns", t.hold_total_ns},
+                                           {"instrument_ns", t.instrument_ns},
+                                           {"host_lock_wait_ns", t.host_lock_wait_ns}});
     o["callback_trials"] = std::move(trials);
   }
   return o;

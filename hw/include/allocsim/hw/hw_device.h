@@ -130,6 +130,10 @@ struct TrialStats {
   // time from the callback's enqueue to its body's start (host clock, ns, capped at 2^32 - 1). The
   // simulator has no such lock: a callback runs once its stream reaches it and the latency passes.
   std::vector<std::uint32_t> callback_lock_wait_samples, callback_delay_samples;
+  // How long each such callback held the state lock (its body), the part of those bodies spent in
+  // validation's own checks (stream queries), and the host thread's waits for the lock.
+  std::vector<std::uint32_t> callback_hold_samples;
+  TimeNs callback_instrument_ns = 0, host_lock_wait_ns = 0;
   // HwDeviceOptions::record_timeline: every op launched in the trial, in launch order (ops past
   // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).
   std::vector<TimelineOp> timeline;

@@ -86,6 +86,9 @@ struct CallbackTrial {
   std::uint64_t callbacks = 0;
   double lock_wait_max_ns = 0, lock_wait_total_ns = 0;  // waits for the backend's state lock
   double delay_median_ns = 0, delay_max_ns = 0;         // enqueue to body start
+  double hold_median_ns = 0, hold_total_ns = 0;         // the bodies, holding the lock
+  double instrument_ns = 0;                             // validation's checks inside them
+  double host_lock_wait_ns = 0;                         // the host thread's waits for the lock
 };
 
 struct ValidateRun {
