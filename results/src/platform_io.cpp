@@ -55,6 +55,14 @@ std::string platform_to_json(const PlatformProfile& p, const PlatformSpread& spr
     }
     if (!spread.host_pace.empty()) write_quantiles(out, kHostPaceKey, spread.host_pace, first_field);
     out << "\n  }";
+    bool first_tail = true;
+    for (const PlatformField& f : kPlatformFields) {
+      const std::vector<double>& t = spread.tails[platform_field_index(f)];
+      if (t.empty()) continue;
+      if (first_tail) out << ",\n  \"" << kSpreadTailKey << "\": {";
+      write_quantiles(out, f.name, t, first_tail);
+    }
+    if (!first_tail) out << "\n  }";
   }
   out << "\n}\n";
   return out.str();
@@ -87,6 +95,28 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
     }
     (pace ? s.host_pace : s.quantiles[platform_field_index(*f)]) = std::move(q);
   }
+  const boost::json::value* tails = root.get_object().if_contains(kSpreadTailKey);
+  if (!tails) return s;
+  const std::string where = source + ": " + kSpreadTailKey;
+  if (!tails->is_object()) throw PlatformError(where + " must be an object of field -> [p99.9, max]");
+  for (const auto& kv : tails->get_object()) {
+    const std::string key(kv.key());
+    const PlatformField* f = find_platform_field(key);
+    if (!f) throw PlatformError(where + ": unknown key '" + key + "' (known: " + known_keys() + ")");
+    const std::vector<double>& q = s.quantiles[platform_field_index(*f)];
+    if (q.empty()) throw PlatformError(where + ": '" + key + "' has a tail but no quantiles in 'spread'");
+    if (!kv.value().is_array() || kv.value().get_array().size() != kTailLevels.size())
+      throw PlatformError(where + ": '" + key + "' must be an array of " + std::to_string(kTailLevels.size()) +
+                          " values (p99.9, max)");
+    std::vector<double> t;
+    for (const auto& v : kv.value().get_array()) {
+      const double x = number_of(v, source, key.c_str());
+      if (x < (t.empty() ? q.back() : t.back()))
+        throw PlatformError(where + ": '" + key + "' must be ascending from the field's p99");
+      t.push_back(x);
+    }
+    s.tails[platform_field_index(*f)] = std::move(t);
+  }
   return s;
 }
 
@@ -97,7 +127,7 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
   if (!root.is_object()) throw PlatformError(source + ": expected a JSON object of platform costs");
   PlatformProfile p;
   for (const auto& kv : root.get_object()) {
-    if (kv.key() == "spread") continue;  // spread_from_json's
+    if (kv.key() == "spread" || kv.key() == kSpreadTailKey) continue;  // spread_from_json's
     const PlatformField* f = find_platform_field(kv.key());
     if (!f)
       throw PlatformError(source + ": unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");

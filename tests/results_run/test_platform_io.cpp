@@ -121,6 +121,28 @@ TEST_CASE("a platform file's spread round-trips and is checked", "[platform][spr
   CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"nope_ns": [1, 2, 3, 4, 5, 6, 7]}})"), Catch::Contains("unknown key"));
 }
 
+TEST_CASE("a platform file's tails round-trip and are checked", "[platform][spread]") {
+  PlatformSpread s;
+  const std::size_t latency = platform_field_index(*find_platform_field("callback_latency_ns"));
+  s.quantiles[latency] = {1, 2, 3, 4, 5, 6, 7};
+  s.tails[latency] = {20, 900};
+  const std::string text = platform_to_json(PlatformProfile{}, s);
+  CHECK(text.find("\"spread_tail\": {") != std::string::npos);
+  const PlatformSpread back = spread_from_json(text);
+  CHECK(back.tails[latency] == s.tails[latency]);
+  CHECK(back.quantiles[latency] == s.quantiles[latency]);
+  CHECK(same(platform_from_json(text), PlatformProfile{}));  // the profile reader passes over it too
+  const std::string q = R"("spread": {"callback_latency_ns": [1, 2, 3, 4, 5, 6, 7]})";
+  CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"callback_latency_ns": [20]}})"),
+                    Catch::Contains("2 values"));
+  CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"callback_latency_ns": [6, 900]}})"),
+                    Catch::Contains("ascending from the field's p99"));
+  CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"callback_run_ns": [20, 900]}})"),
+                    Catch::Contains("no quantiles"));
+  CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"nope_ns": [20, 900]}})"),
+                    Catch::Contains("unknown key"));
+}
+
 TEST_CASE("a platform file's host pace round-trips and is checked", "[platform][spread]") {
   PlatformSpread s;
   s.host_pace = {0.9, 0.95, 0.98, 1.0, 1.05, 1.2, 1.9};
@@ -143,6 +165,14 @@ TEST_CASE("a spread is drawn by its quantiles: linear between levels, p99 above 
   CHECK(PlatformSpread::at(q, 0.5) == Approx(50));
   CHECK(PlatformSpread::at(q, 0.95) == Approx(95));
   CHECK(PlatformSpread::at(q, 0.999) == Approx(99));
+  // With a tail, above p99 the draw goes on linearly through p99.9 to the largest sample.
+  const std::vector<double> tail = {200, 1000};
+  CHECK(PlatformSpread::at(q, tail, 0.5) == Approx(50));
+  CHECK(PlatformSpread::at(q, tail, 0.99) == Approx(99));
+  CHECK(PlatformSpread::at(q, tail, 0.9945) == Approx(149.5));
+  CHECK(PlatformSpread::at(q, tail, 0.999) == Approx(200));
+  CHECK(PlatformSpread::at(q, tail, 0.9995) == Approx(600));
+  CHECK(PlatformSpread::at(q, {}, 0.9995) == Approx(99));
   std::vector<double> samples;
   for (int i = 0; i <= 1000; ++i) samples.push_back(double(1000 - i));
   const std::vector<double> measured = spread_quantiles(samples);
@@ -150,4 +180,5 @@ TEST_CASE("a spread is drawn by its quantiles: linear between levels, p99 above 
   CHECK(measured.front() == 0);
   CHECK(measured[3] == 500);
   CHECK(measured.back() == 990);
+  CHECK(spread_tail(samples) == std::vector<double>{999, 1000});
 }

@@ -100,6 +100,26 @@ TEST_CASE("samples: a wide host pace turns seed-repro's execution 1 at semaphore
   CHECK(with.manifest_by_execution[1] < with.samples);
 }
 
+TEST_CASE("samples: a callback wake-up's tail holds deferred frees back and raises the highest peak",
+          "[samples][spread]") {
+  // conv-autotune at semaphore 32 with deferred-callback + wait-compute: one wake-up of the
+  // callback thread near a millisecond keeps a trial's frees from the pool (results/hw/h200-callbacks).
+  RunConfig c;
+  c.scenario = "conv-autotune";
+  c.policy = "deferred-callback";
+  c.guard = "wait-compute";
+  c.semaphore = 32;
+  c.platform_file = kCalibration;
+  const Scenario s = load_scenario("conv-autotune");
+  PlatformSpread spread = load_platform_spread(kCalibration);
+  const std::size_t latency = platform_field_index(*find_platform_field("callback_latency_ns"));
+  REQUIRE(!spread.quantiles[latency].empty());
+  const SampleSummary capped = summarize(run_samples(s, c, spread, 300, 2));
+  spread.tails[latency] = {spread.quantiles[latency].back(), 2'000'000};  // p99.9 = p99, the largest 2 ms
+  const SampleSummary tailed = summarize(run_samples(s, c, spread, 300, 2));
+  CHECK(tailed.peak_bytes_in_use.max > capped.peak_bytes_in_use.max);
+}
+
 TEST_CASE("samples: fewer than one is refused", "[samples]") {
   CHECK_THROWS_AS(run_samples(load_scenario("seed-repro"), seed_repro_immediate(), PlatformSpread{}, 0, 1), RunInputError);
 }

@@ -79,8 +79,11 @@ bool counters_nonzero(const unsigned long long* counters) {
   return h[0] || h[1] || h[2] || h[3];
 }
 
+// The callback thread's costs keep their tail above p99 too (platform_spread.h's kTailLevels).
 void set_spread(CalibrationOutput& out, const char* field, std::vector<double> samples) {
-  out.spread.quantiles[platform_field_index(*find_platform_field(field))] = spread_quantiles(samples);
+  const PlatformField& f = *find_platform_field(field);
+  out.spread.quantiles[platform_field_index(f)] = spread_quantiles(samples);
+  if (f.payer == CostPayer::callback_thread) out.spread.tails[platform_field_index(f)] = spread_tail(samples);
 }
 
 }  // namespace

@@ -115,9 +115,10 @@ double SimDevice::uniform() {
 
 std::optional<double> SimDevice::draw(const PlatformField& f) {
   if (!config_.spread) return std::nullopt;
-  const std::vector<double>& q = config_.spread->quantiles[platform_field_index(f)];
+  const std::size_t i = platform_field_index(f);
+  const std::vector<double>& q = config_.spread->quantiles[i];
   if (q.empty()) return std::nullopt;
-  return PlatformSpread::at(q, uniform());
+  return PlatformSpread::at(q, config_.spread->tails[i], uniform());
 }
 
 TimeNs SimDevice::cost(TimeNs PlatformProfile::*member) {

@@ -4,8 +4,9 @@
 // Missing keys keep the H200 defaults; unknown keys, wrong types and negative values are errors
 // (a misspelt key silently ignored would make a calibration look applied when it is not). One more
 // key, "spread", holds the costs' distributions (core/platform_spread.h): an object from field name
-// to its kSpreadLevels quantiles, ascending; platform_from_json passes over it, spread_from_json
-// reads only it.
+// to its kSpreadLevels quantiles, ascending; and "spread_tail", the tails above p99 of some of
+// them (field name -> its kTailLevels values). platform_from_json passes over both,
+// spread_from_json reads only them.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -20,6 +20,13 @@ namespace allocsim {
 /// 1% alone raised the simulated host cost per free by 30-60% over the hardware's.
 inline constexpr std::array<double, 7> kSpreadLevels = {0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 0.99};
 
+/// The levels of a cost's tail above p99: p99.9 and the largest sample. Only the callback thread's
+/// costs have one (calibration writes it): a free waits for that thread, and a wake-up of it that
+/// takes a millisecond once in a thousand callbacks holds a trial's frees back by as much, which
+/// is where the hardware's highest peaks of the callback policies came from
+/// (results/hw/h200-callbacks). The host's costs keep the p99 cap above.
+inline constexpr std::array<double, 2> kTailLevels = {0.999, 1.0};
+
 struct PlatformSpread {
   /// By kPlatformFields index: empty (the cost is fixed) or kSpreadLevels.size() ascending values.
   std::array<std::vector<double>, kPlatformFields.size()> quantiles;
@@ -29,10 +36,15 @@ struct PlatformSpread {
   /// call's own spread stayed as it was (results/hw/h200-edge). So a run draws its pace once and
   /// scales every cost the host thread pays (CostPayer::host) by it.
   std::vector<double> host_pace;
+  /// By kPlatformFields index: empty (capped at p99) or kTailLevels.size() ascending values, the
+  /// first at least the field's p99.
+  std::array<std::vector<double>, kPlatformFields.size()> tails;
 
   bool empty() const {
-    return host_pace.empty() &&
-           std::all_of(quantiles.begin(), quantiles.end(), [](const auto& q) { return q.empty(); });
+    auto none = [](const auto& fields) {
+      return std::all_of(fields.begin(), fields.end(), [](const auto& q) { return q.empty(); });
+    };
+    return host_pace.empty() && none(quantiles) && none(tails);
   }
   /// The value at probability `u` in [0, 1): linear between the quantiles around it (the inverse
   /// of a piecewise-linear CDF through them); p99 above the last level.
@@ -45,22 +57,44 @@ struct PlatformSpread {
       }
     return q.back();
   }
+  /// As at(q, u), and above p99 linear through `tail` (kTailLevels) when there is one.
+  static double at(const std::vector<double>& q, const std::vector<double>& tail, double u) {
+    if (tail.empty() || u <= kSpreadLevels.back()) return at(q, u);
+    double lo = kSpreadLevels.back(), below = q.back();
+    for (std::size_t i = 0; i < kTailLevels.size(); ++i) {
+      if (u <= kTailLevels[i]) return below + (u - lo) / (kTailLevels[i] - lo) * (tail[i] - below);
+      lo = kTailLevels[i];
+      below = tail[i];
+    }
+    return tail.back();
+  }
 };
 
 /// The key host_pace has in a platform file's "spread" object, beside the fields' names.
 inline constexpr const char* kHostPaceKey = "host_pace";
+/// The platform file's key beside "spread" for the tails: field name -> [p99.9, max].
+inline constexpr const char* kSpreadTailKey = "spread_tail";
 
 /// The index of `f` in kPlatformFields.
 inline std::size_t platform_field_index(const PlatformField& f) { return std::size_t(&f - kPlatformFields.data()); }
 
-/// The quantiles at kSpreadLevels of `samples` (sorted in place); empty for no samples.
-inline std::vector<double> spread_quantiles(std::vector<double>& samples) {
+namespace detail {
+template <std::size_t N>
+std::vector<double> quantiles_at(std::vector<double>& samples, const std::array<double, N>& levels) {
   std::vector<double> q;
   if (samples.empty()) return q;
   std::sort(samples.begin(), samples.end());
-  for (double level : kSpreadLevels)
+  for (double level : levels)
     q.push_back(samples[std::min(samples.size() - 1, std::size_t(level * double(samples.size() - 1) + 0.5))]);
   return q;
 }
+}  // namespace detail
+
+/// The quantiles at kSpreadLevels of `samples` (sorted in place); empty for no samples.
+inline std::vector<double> spread_quantiles(std::vector<double>& samples) {
+  return detail::quantiles_at(samples, kSpreadLevels);
+}
+/// The tail at kTailLevels of `samples` (sorted in place); empty for no samples.
+inline std::vector<double> spread_tail(std::vector<double>& samples) { return detail::quantiles_at(samples, kTailLevels); }
 
 }  // namespace allocsim
