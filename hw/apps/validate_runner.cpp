@@ -42,6 +42,9 @@ CallbackTrial callback_trial(const TrialStats& s) {
   for (double h : hold) t.hold_total_ns += h;
   t.instrument_ns = double(s.callback_instrument_ns);
   t.host_lock_wait_ns = double(s.host_lock_wait_ns);
+  for (std::uint32_t r : s.callback_reach_samples) t.reach_max_ns = std::max(t.reach_max_ns, double(r));
+  for (std::uint32_t w : s.callback_wake_samples) t.wake_max_ns = std::max(t.wake_max_ns, double(w));
+  t.wall_ns = double(s.wall_ns);
   return t;
 }
 

@@ -44,6 +44,11 @@ class CallbackRelay {
     return false;
   }
 
+  /// When HIP's callback thread handed the running callback over (the stream had reached it), and
+  /// when the relay's thread took it up: for the callback's own function to read (relay thread).
+  Clock::time_point handed_over() const { return running_handed_over_; }
+  Clock::time_point taken_up() const { return running_taken_up_; }
+
   /// Callbacks enqueued and not yet returned.
   std::uint64_t outstanding() const {
     std::lock_guard<std::mutex> lk(mu_);
@@ -71,12 +76,14 @@ class CallbackRelay {
   struct Item {
     CallbackRelay* relay;
     std::function<void()> fn;
+    Clock::time_point handed_over{};
   };
 
   // On HIP's callback thread: queue and wake, nothing else.
   static void trampoline(hipStream_t, hipError_t, void* user) {
     auto* item = static_cast<Item*>(user);
     CallbackRelay* self = item->relay;
+    item->handed_over = Clock::now();
     {
       std::lock_guard<std::mutex> lk(self->mu_);
       self->queue_.push_back(item);
@@ -94,6 +101,8 @@ class CallbackRelay {
         item = queue_.front();
         queue_.pop_front();
       }
+      running_handed_over_ = item->handed_over;
+      running_taken_up_ = Clock::now();
       item->fn();  // the owner's function catches what it throws
       delete item;
       {
@@ -109,6 +118,7 @@ class CallbackRelay {
   std::deque<Item*> queue_;
   std::uint64_t outstanding_ = 0;
   bool stopping_ = false;
+  Clock::time_point running_handed_over_{}, running_taken_up_{};  // the relay thread's own
   std::thread thread_;  // last: starts after the state above exists
 };
 

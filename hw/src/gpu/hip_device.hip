@@ -812,6 +812,8 @@ class HipDevice final : public HwDevice {
       };
       stats_.callback_lock_wait_samples.push_back(ns(locked - reached));
       stats_.callback_delay_samples.push_back(ns(locked - enqueued));
+      stats_.callback_reach_samples.push_back(ns(relay_.handed_over() - enqueued));
+      stats_.callback_wake_samples.push_back(ns(relay_.taken_up() - relay_.handed_over()));
       mem_->flush();  // another agent runs: a release the host made without freeing was visible
       fn(*this);
       stats_.callback_hold_samples.push_back(ns(Clock::now() - locked));

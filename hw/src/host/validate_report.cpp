@@ -97,7 +97,10 @@ boost::json::object run_json(const ValidateRun& run) {
                                            {"hold_median_ns", t.hold_median_ns},
                                            {"hold_total_ns", t.hold_total_ns},
                                            {"instrument_ns", t.instrument_ns},
-                                           {"host_lock_wait_ns", t.host_lock_wait_ns}});
+                                           {"host_lock_wait_ns", t.host_lock_wait_ns},
+                                           {"reach_max_ns", t.reach_max_ns},
+                                           {"wake_max_ns", t.wake_max_ns},
+                                           {"wall_ns", t.wall_ns}});
     o["callback_trials"] = std::move(trials);
   }
   return o;

@@ -133,6 +133,9 @@ struct TrialStats {
   // How long each such callback held the state lock (its body), the part of those bodies spent in
   // validation's own checks (stream queries), and the host thread's waits for the lock.
   std::vector<std::uint32_t> callback_hold_samples;
+  // ... and the two parts of its delay before the lock: enqueue to HIP's callback thread handing
+  // it over (the GPU reaching it, and the driver), and that to the relay's thread taking it up.
+  std::vector<std::uint32_t> callback_reach_samples, callback_wake_samples;
   TimeNs callback_instrument_ns = 0, host_lock_wait_ns = 0;
   // HwDeviceOptions::record_timeline: every op launched in the trial, in launch order (ops past
   // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).

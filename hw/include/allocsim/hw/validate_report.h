@@ -89,6 +89,8 @@ struct CallbackTrial {
   double hold_median_ns = 0, hold_total_ns = 0;         // the bodies, holding the lock
   double instrument_ns = 0;                             // validation's checks inside them
   double host_lock_wait_ns = 0;                         // the host thread's waits for the lock
+  double reach_max_ns = 0, wake_max_ns = 0;             // enqueue to hand-over; hand-over to relay
+  double wall_ns = 0;                                   // the trial's (TrialStats::wall_ns)
 };
 
 struct ValidateRun {
