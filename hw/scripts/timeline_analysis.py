@@ -318,15 +318,22 @@ def callbacks(folder):
                  f"{r['host_busy_ns'] / 1e6:.2f} | {r['sim']['host_busy_ns'] / 1e6:.2f} |")
     timed = [k for k in sorted(first) if "hold_total_ns" in first[k]["callback_trials"][0]]
     if timed:
+        split = "reach_max_ns" in first[timed[0]]["callback_trials"][0]
         o += ["\nThe callbacks' bodies (holding the state lock), validation's checks inside them, and the host thread's "
-              "waits for the lock, per trial (medians over trials, us), with callbacks first:\n",
-              "| scenario | semaphore | policy + guard | callbacks | bodies | checks in them | host's waits |",
-              "|---|---|---|---|---|---|---|"]
+              "waits for the lock, per trial (medians over trials, us), with callbacks first" +
+              (("; and a callback's longest wait in a trial from its enqueue to HIP's hand-over (the GPU reaching it, "
+                "and the driver), from the hand-over to the relay's thread taking it up, and for the lock") if split else "") +
+              ":\n",
+              "| scenario | semaphore | policy + guard | callbacks | bodies | checks in them | host's waits |" +
+              (" longest to hand-over | longest to relay | longest for lock |" if split else ""),
+              "|---|---|---|---|---|---|---|" + ("---|---|---|" if split else "")]
         for key in timed:
             t = first[key]["callback_trials"]
             med = lambda f: statistics.median(x[f] for x in t)
             o.append(f"| {key[0]} | {key[1]} | {key[2]} + {key[3]} | {med('callbacks'):.0f} | {med('hold_total_ns') / 1e3:.0f} | "
-                     f"{med('instrument_ns') / 1e3:.0f} | {med('host_lock_wait_ns') / 1e3:.0f} |")
+                     f"{med('instrument_ns') / 1e3:.0f} | {med('host_lock_wait_ns') / 1e3:.0f} |" +
+                     (f" {med('reach_max_ns') / 1e3:.0f} | {med('wake_max_ns') / 1e3:.0f} | {med('lock_wait_max_ns') / 1e3:.0f} |"
+                      if split else ""))
     log = Path(folder) / "pending-log.txt"
     if not log.exists():
         return "\n".join(o).rstrip() + "\n"

@@ -58,7 +58,10 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-signal/per-execution", "results/hw/h200-signal/all",
                               "results/hw/h200-signal-2/per-execution", "results/hw/h200-callbacks/plain",
                               "results/hw/h200-callbacks/first", "results/hw/h200-callbacks-2/plain",
-                              "results/hw/h200-callbacks-2/first"}) {
+                              "results/hw/h200-callbacks-2/first", "results/hw/h200-callbacks-3/plain",
+                              "results/hw/h200-callbacks-3/first", "results/hw/h200-lock/per-execution",
+                              "results/hw/h200-lock/all", "results/hw/h200-lock-2/per-execution",
+                              "results/hw/h200-lock-2/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
