@@ -21,10 +21,11 @@ namespace allocsim {
 inline constexpr std::array<double, 7> kSpreadLevels = {0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 0.99};
 
 /// The levels of a cost's tail above p99: p99.9 and the largest sample. Only the callback thread's
-/// costs have one (calibration writes it): a free waits for that thread, and a wake-up of it that
-/// takes a millisecond once in a thousand callbacks holds a trial's frees back by as much, which
-/// is where the hardware's highest peaks of the callback policies came from
-/// (results/hw/h200-callbacks). The host's costs keep the p99 cap above.
+/// costs have one (calibration writes it): a free waits for that thread, and one wake-up of it
+/// several hundred microseconds long (its p99.9 was 0.33-0.52 ms on two H200 hosts,
+/// results/hw/h200-lock*) holds a trial's later frees back by as much; capped at p99, no simulated
+/// run had such a trial, while the hardware's highest peaks of the callback policies did. The
+/// host's costs keep the p99 cap above.
 inline constexpr std::array<double, 2> kTailLevels = {0.999, 1.0};
 
 struct PlatformSpread {
