@@ -1,5 +1,5 @@
 // `allocsim run --samples` (issue 17): 1,000 samples of conv-autotune under immediate + none with
-// the H200's spread (results/hw/h200-lock/calibration.json), on 1 and 2 threads, next to one
+// the H200's spread (results/hw/h200-tail/calibration.json), on 1 and 2 threads, next to one
 // plain run of the same program. Target: 1,000 samples under 5 s on the project's 2-core machine;
 // read the per-sample cost as BM_Samples1000 / 1000 against BM_OneRun.
 #include <benchmark/benchmark.h>
@@ -14,7 +14,7 @@
 
 namespace {
 
-const std::string kCalibration = std::string(ALLOCSIM_SOURCE_DIR) + "/results/hw/h200-lock/calibration.json";
+const std::string kCalibration = std::string(ALLOCSIM_SOURCE_DIR) + "/results/hw/h200-tail/calibration.json";
 
 allocsim::RunConfig config() {
   allocsim::RunConfig c;

@@ -10,7 +10,7 @@ set -u
 SCHEDULE=${1:-hw/scripts/seed-repro-witness.json}
 NAME=${NAME:-h200-force}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
-P=${PLATFORM:-results/hw/h200-lock/calibration.json}
+P=${PLATFORM:-results/hw/h200-tail/calibration.json}
 TRIALS=${TRIALS:-50}
 cp "$SCHEDULE" "$O/schedule.json"
 # The timeline shows one forced trial: whether the held op really started after the until op.

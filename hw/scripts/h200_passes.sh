@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 17's H200 validation run (first made after the validation kernel summed its counts per
-# block; NAME=h200-lock is the current one): a calibration, timelines of conv-autotune at
+# block; NAME=h200-tail is the current one): a calibration, timelines of conv-autotune at
 # semaphores 1, 2 and 32, the per-execution validation (400 trials, 1000 samples per point) and,
 # unless ALL=0, every policy x guard (40 trials, 400 samples). Run on the device machine from the
 # repo root with the binary and its libraries in .hwcarry/ (hw/README.md). Writes $OUT/$NAME/
