@@ -2,6 +2,7 @@
 // added there round-trips at once.
 #include "allocsim/results/platform_io.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <sstream>
 
@@ -23,6 +24,20 @@ double number_of(const boost::json::value& v, const std::string& source, const c
   if (v.is_uint64()) return double(v.get_uint64());
   if (v.is_double()) return v.get_double();
   throw PlatformError(source + ": key '" + key + "' must be a number");
+}
+
+// A spread's or a tail's values: an array of `n` numbers, each at least `floor` and the one before
+// it; `shape` and `order` are the errors for a wrong array and a wrong value.
+std::vector<double> ascending_values(const boost::json::value& v, std::size_t n, double floor, const std::string& source,
+                                     const std::string& key, const std::string& shape, const std::string& order) {
+  if (!v.is_array() || v.get_array().size() != n) throw PlatformError(shape);
+  std::vector<double> out;
+  for (const auto& x : v.get_array()) {
+    const double d = number_of(x, source, key.c_str());
+    if (!(d >= (out.empty() ? floor : out.back()))) throw PlatformError(order);
+    out.push_back(d);
+  }
+  return out;
 }
 
 // One spread entry: `"key": [q0, q1, ...]`, after a comma unless it is the first.
@@ -82,17 +97,12 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
     const PlatformField* f = find_platform_field(key);
     if (!f && !pace)
       throw PlatformError(source + ": spread: unknown key '" + key + "' (known: " + known_keys() + ", " + kHostPaceKey + ")");
-    if (!kv.value().is_array() || kv.value().get_array().size() != kSpreadLevels.size())
-      throw PlatformError(source + ": spread '" + key + "' must be an array of " + std::to_string(kSpreadLevels.size()) +
-                          " quantiles");
-    std::vector<double> q;
-    for (const auto& v : kv.value().get_array()) {
-      const double x = number_of(v, source, key.c_str());
-      if (!(x >= 0) || (!q.empty() && x < q.back()) || (pace && !(x > 0 && x < 1e3)))
-        throw PlatformError(source + ": spread '" + key + "' must be " +
-                            (pace ? "positive factors below 1000" : "non-negative") + " and ascending");
-      q.push_back(x);
-    }
+    const std::string order =
+        source + ": spread '" + key + "' must be " + (pace ? "positive factors below 1000" : "non-negative") + " and ascending";
+    std::vector<double> q = ascending_values(
+        kv.value(), kSpreadLevels.size(), 0, source, key,
+        source + ": spread '" + key + "' must be an array of " + std::to_string(kSpreadLevels.size()) + " quantiles", order);
+    if (pace && !std::all_of(q.begin(), q.end(), [](double x) { return x > 0 && x < 1e3; })) throw PlatformError(order);
     (pace ? s.host_pace : s.quantiles[platform_field_index(*f)]) = std::move(q);
   }
   const boost::json::value* tails = root.get_object().if_contains(kSpreadTailKey);
@@ -105,17 +115,10 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
     if (!f) throw PlatformError(where + ": unknown key '" + key + "' (known: " + known_keys() + ")");
     const std::vector<double>& q = s.quantiles[platform_field_index(*f)];
     if (q.empty()) throw PlatformError(where + ": '" + key + "' has a tail but no quantiles in 'spread'");
-    if (!kv.value().is_array() || kv.value().get_array().size() != kTailLevels.size())
-      throw PlatformError(where + ": '" + key + "' must be an array of " + std::to_string(kTailLevels.size()) +
-                          " values (p99.9, max)");
-    std::vector<double> t;
-    for (const auto& v : kv.value().get_array()) {
-      const double x = number_of(v, source, key.c_str());
-      if (x < (t.empty() ? q.back() : t.back()))
-        throw PlatformError(where + ": '" + key + "' must be ascending from the field's p99");
-      t.push_back(x);
-    }
-    s.tails[platform_field_index(*f)] = std::move(t);
+    s.tails[platform_field_index(*f)] = ascending_values(
+        kv.value(), kTailLevels.size(), q.back(), source, key,
+        where + ": '" + key + "' must be an array of " + std::to_string(kTailLevels.size()) + " values (p99.9, max)",
+        where + ": '" + key + "' must be ascending from the field's p99");
   }
   return s;
 }

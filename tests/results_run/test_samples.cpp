@@ -19,15 +19,17 @@ namespace {
 
 const std::string kCalibration = std::string(ALLOCSIM_SOURCE_DIR) + "/results/hw/h200-samples/calibration.json";
 
-RunConfig seed_repro_immediate() {
+RunConfig config(const char* scenario, const char* policy, const char* guard) {
   RunConfig c;
-  c.scenario = "seed-repro";
-  c.policy = "immediate";
-  c.guard = "none";
+  c.scenario = scenario;
+  c.policy = policy;
+  c.guard = guard;
   c.semaphore = 32;
   c.platform_file = kCalibration;
   return c;
 }
+
+RunConfig seed_repro_immediate() { return config("seed-repro", "immediate", "none"); }
 
 }  // namespace
 
@@ -104,12 +106,7 @@ TEST_CASE("samples: a callback wake-up's tail holds deferred frees back and rais
           "[samples][spread]") {
   // conv-autotune at semaphore 32 with deferred-callback + wait-compute: one wake-up of the
   // callback thread near a millisecond keeps a trial's frees from the pool (results/hw/h200-callbacks).
-  RunConfig c;
-  c.scenario = "conv-autotune";
-  c.policy = "deferred-callback";
-  c.guard = "wait-compute";
-  c.semaphore = 32;
-  c.platform_file = kCalibration;
+  const RunConfig c = config("conv-autotune", "deferred-callback", "wait-compute");
   const Scenario s = load_scenario("conv-autotune");
   PlatformSpread spread = load_platform_spread(kCalibration);
   const std::size_t latency = platform_field_index(*find_platform_field("callback_latency_ns"));
