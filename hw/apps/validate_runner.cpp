@@ -229,6 +229,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       for (std::size_t i = 0; i < run.host_calls.size(); ++i) {
         run.host_calls[i].calls += s.release_calls[i].calls;
         run.host_calls[i].ns += s.release_calls[i].ns;
+        run.host_calls_all[i].calls += s.calls[i].calls;
+        run.host_calls_all[i].ns += s.calls[i].ns;
       }
     }
   }

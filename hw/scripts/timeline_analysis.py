@@ -383,6 +383,24 @@ def callbacks(folder):
                      f"{med('instrument_ns') / 1e3:.0f} | {med('host_lock_wait_ns') / 1e3:.0f} |" +
                      (f" {med('reach_max_ns') / 1e3:.0f} | {med('wake_max_ns') / 1e3:.0f} | {med('lock_wait_max_ns') / 1e3:.0f} |"
                       if split else ""))
+    every = [k for k in sorted(first) if "host_calls_all" in first[k]]
+    if every:
+        o += ["\nThe host thread's time per trial, with callbacks first (us): its busy time through the program and its "
+              "waits for the state lock (medians over trials); every timed backend call but the blocking waits (the "
+              "lock waits inside them included), and of those the launches and the callback enqueues (totals over "
+              "the trials over the trials' number), with the mean of one call:\n",
+              "| scenario | semaphore | policy + guard | busy (median) | calls | launches | one launch | "
+              "callback enqueues | one enqueue | host's lock waits (median) |", "|---|---|---|---|---|---|---|---|---|---|"]
+        for key in every:
+            r = first[key]
+            c, n = r["host_calls_all"], r["trials"]
+            calls = sum(v["ns"] for k, v in c.items() if k != "wait")
+            per = lambda k: c[k]["ns"] / n / 1e3
+            one = lambda k: c[k]["ns"] / c[k]["calls"] / 1e3 if c[k]["calls"] else 0
+            waits = statistics.median(x["host_lock_wait_ns"] for x in r["callback_trials"]) / 1e3
+            o.append(f"| {key[0]} | {key[1]} | {key[2]} + {key[3]} | {r['host_busy_ns'] / 1e3:.0f} | {calls / n / 1e3:.0f} | "
+                     f"{per('launch'):.0f} | {one('launch'):.1f} | {per('callback_enqueue'):.0f} | "
+                     f"{one('callback_enqueue'):.1f} | {waits:.0f} |")
     log = Path(folder) / "pending-log.txt"
     if not log.exists():
         return "\n".join(o).rstrip() + "\n"

@@ -64,10 +64,14 @@ boost::json::object run_json(const ValidateRun& run) {
   o["peak_bytes_in_use_min"] = run.peak_bytes_in_use_min;
   o["host_ns_per_free"] = run.host_ns_per_free;
   o["instrument_ns_per_free"] = run.instrument_ns_per_free;
-  boost::json::object calls;
-  for (std::size_t i = 0; i < kHostCalls.size(); ++i)
-    calls[kHostCalls[i].name] = boost::json::object{{"calls", run.host_calls[i].calls}, {"ns", run.host_calls[i].ns}};
-  o["host_calls"] = std::move(calls);
+  auto calls = [](const std::array<CallTime, std::size_t(HostCall::kCount)>& by_kind) {
+    boost::json::object out;
+    for (std::size_t i = 0; i < kHostCalls.size(); ++i)
+      out[kHostCalls[i].name] = boost::json::object{{"calls", by_kind[i].calls}, {"ns", by_kind[i].ns}};
+    return out;
+  };
+  o["host_calls"] = calls(run.host_calls);
+  o["host_calls_all"] = calls(run.host_calls_all);
   o["frees"] = run.frees;
   o["wall_ns"] = run.wall_ns;
   o["error"] = run.error;

@@ -5,17 +5,20 @@
 //   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
 //    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
 //    "peak_bytes_in_use_min", "host_ns_per_free", "instrument_ns_per_free",
-//    "host_calls": {<kHostCalls name>: {"calls", "ns"}}, "frees", "wall_ns", "error", "rate_diff_pp",
+//    "host_calls": {<kHostCalls name>: {"calls", "ns"}}, "host_calls_all" (the same, every call),
+//    "frees", "wall_ns", "error", "rate_diff_pp",
 //    "sim": {"runs", "latent", "manifest", "manifest_executions", "manifest_rate",
 //            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "peak_bytes_in_use_min",
 //            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_cadence_ns", "host_pace",
 //            "completed", "available"},
 //    "host_busy_ns", "host_cadence_ns", "sim_host_paced" (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
-//                          "hw_words", "sim_runs"}]}]}
+//                          "hw_words", "sim_runs"}],
+//    "callback_trials" (only for runs whose trials ran policy callbacks): [CallbackTrial's fields]}]}
 // Host cost per free: the host time of release plans over the releases, median over trials
 // (hardware, less the validation's own instrumentation) or over seeds (simulator);
-// `host_calls` splits the hardware's by backend call (host_calls.h), summed over all trials.
+// `host_calls` splits the hardware's by backend call (host_calls.h), summed over all trials;
+// `host_calls_all` is every timed call of the host thread, in release plans or not.
 // `aliased` / `corrupted` count TRIALS (a trial aliased if some allocation got bytes another
 // allocation of the same trial had held; corrupted if a read saw a FOREIGN word: another
 // allocation's pattern or another allocation's zeroing). Reads that saw an older version of their
@@ -110,6 +113,7 @@ struct ValidateRun {
   double host_ns_per_free = 0;          // median over trials of (host ns in release plans / releases)
   double instrument_ns_per_free = 0;    // the instrumentation left out of it, same median
   std::array<CallTime, std::size_t(HostCall::kCount)> host_calls{};  // release plans' calls, all trials
+  std::array<CallTime, std::size_t(HostCall::kCount)> host_calls_all{};  // every host-thread call, all trials
   std::uint64_t frees = 0;              // releases per trial
   std::int64_t wall_ns = 0;             // all trials together
   double host_busy_ns = 0;              // median over trials of TrialStats::host_busy_ns
