@@ -1,4 +1,4 @@
-// The committed hardware analyses (results/hw/h200-edge, h200-edge-2, h200-launch, h200-callbacks, -2 to -4:
+// The committed hardware analyses (results/hw/h200-edge, h200-edge-2, h200-launch, h200-callbacks, -2 to -5:
 // analysis.md) are what hw/scripts/timeline_analysis.py computes from their committed data: a hand edit, or new
 // timelines without a rerun of the script, fails here.
 #include <catch2/catch.hpp>
@@ -16,7 +16,8 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
   for (const auto& [what, folder_name] : {std::pair<const char*, const char*>{"edge", "h200-edge"},
                                           {"launch", "h200-launch"}, {"wake", "h200-edge-2"},
                                           {"callbacks", "h200-callbacks"}, {"callbacks", "h200-callbacks-2"},
-                                          {"callbacks", "h200-callbacks-3"}, {"callbacks", "h200-callbacks-4"}}) {
+                                          {"callbacks", "h200-callbacks-3"}, {"callbacks", "h200-callbacks-4"},
+                                          {"callbacks", "h200-callbacks-5"}}) {
     const std::string folder = root + "/results/hw/" + folder_name;
     const std::string cmd = python + " " + root + "/hw/scripts/timeline_analysis.py " + what + " " + folder + " --check";
     INFO(cmd);
