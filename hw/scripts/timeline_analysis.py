@@ -268,6 +268,12 @@ def split_recorded(runs):
     return bool(runs) and all("reach_max_ns" in r["callback_trials"][0] for r in runs.values())
 
 
+def inside_sim(run):
+    """Whether a run's hardware peak range lies inside its calibrated prediction's range."""
+    s = run["sim"]
+    return s["peak_bytes_in_use_min"] <= run["peak_bytes_in_use_min"] and run["peak_bytes_in_use"] <= s["peak_bytes_in_use_max"]
+
+
 def mib_range(lo, hi):
     return f"{lo / 2**20:.0f}–{hi / 2**20:.0f}"
 
@@ -304,7 +310,7 @@ def first_only(first, o):
         t = r["callback_trials"]
         waits = [x["lock_wait_max_ns"] for x in t]
         s = r["sim"]
-        ok = s["peak_bytes_in_use_min"] <= r["peak_bytes_in_use_min"] and r["peak_bytes_in_use"] <= s["peak_bytes_in_use_max"]
+        ok = inside_sim(r)
         inside += ok
         o.append(f"| {key[0]} | {key[1]} | {key[2]} + {key[3]} | {len(t)} | {statistics.median(waits) / 1e3:.0f} / "
                  f"{max(waits) / 1e3:.0f} | {mib_range(r['peak_bytes_in_use_min'], r['peak_bytes_in_use'])} | "
@@ -340,8 +346,7 @@ def callbacks(folder):
             sim = plain[key]["sim"]
             row_inside = []
             for v, r in (("plain", plain[key]), ("first", first[key])):
-                s = r["sim"]
-                ok = s["peak_bytes_in_use_min"] <= r["peak_bytes_in_use_min"] and r["peak_bytes_in_use"] <= s["peak_bytes_in_use_max"]
+                ok = inside_sim(r)
                 inside[v] += ok
                 row_inside.append("yes" if ok else "**no**")
             o.append(f"| {key[0]} | {key[1]} | {key[2]} + {key[3]} | {cells[0]} | {cells[1]} | {cells[2]} | {cells[3]} | "

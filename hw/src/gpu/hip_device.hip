@@ -28,6 +28,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// A TrialStats sample: ns, clamped to what a std::uint32_t holds (about 4.3 s).
+std::uint32_t sample_ns(TimeNs ns) { return std::uint32_t(std::clamp<TimeNs>(ns, 0, 0xffffffff)); }
+std::uint32_t sample_ns(Clock::duration d) {
+  return sample_ns(TimeNs(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()));
+}
+
 /// The most writer counters (allocations x (allocations + 2)) kept for foreign-read sources: 32 MiB.
 constexpr std::size_t kMaxSourceCounters = std::size_t(1) << 22;
 /// Ops one trial's timeline can hold (HwDeviceOptions::record_timeline); later ops go unrecorded.
@@ -66,7 +72,7 @@ class HipDevice final : public HwDevice {
       if (!on_) return;
       const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count() -
                         (d_.stats_.instrument_ns - instrument_at_start_);
-      d_.stats_.call_samples[std::size_t(c_)].push_back(std::uint32_t(std::clamp<TimeNs>(ns, 0, 0xffffffff)));
+      d_.stats_.call_samples[std::size_t(c_)].push_back(sample_ns(ns));
       for (auto* table : {&d_.stats_.calls, d_.release_start_ >= 0 ? &d_.stats_.release_calls : nullptr}) {
         if (!table) continue;
         CallTime& c = (*table)[std::size_t(c_)];
@@ -241,7 +247,7 @@ class HipDevice final : public HwDevice {
     const TimeNs spent = now() - release_start_ - (stats_.release_instrument_ns - instrument_at_release_start_);
     stats_.release_host_ns += spent;
     const TimeNs own = spent - (release_calls_ns() - calls_at_release_start_);
-    stats_.release_bookkeeping_samples.push_back(std::uint32_t(std::clamp<TimeNs>(own, 0, 0xffffffff)));
+    stats_.release_bookkeeping_samples.push_back(sample_ns(own));
     release_start_ = -1;
   }
   void begin_host_op(std::size_t op) override {
@@ -806,17 +812,13 @@ class HipDevice final : public HwDevice {
       state_mu_.lock_for_callback();
       std::lock_guard<StateMutex> lk(state_mu_, std::adopt_lock);
       const auto locked = Clock::now();
-      const auto ns = [](Clock::duration d) {
-        return std::uint32_t(std::clamp<std::int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(), 0,
-                                                      0xffffffff));
-      };
-      stats_.callback_lock_wait_samples.push_back(ns(locked - reached));
-      stats_.callback_delay_samples.push_back(ns(locked - enqueued));
-      stats_.callback_reach_samples.push_back(ns(relay_.handed_over() - enqueued));
-      stats_.callback_wake_samples.push_back(ns(relay_.taken_up() - relay_.handed_over()));
+      stats_.callback_lock_wait_samples.push_back(sample_ns(locked - reached));
+      stats_.callback_delay_samples.push_back(sample_ns(locked - enqueued));
+      stats_.callback_reach_samples.push_back(sample_ns(relay_.handed_over() - enqueued));
+      stats_.callback_wake_samples.push_back(sample_ns(relay_.taken_up() - relay_.handed_over()));
       mem_->flush();  // another agent runs: a release the host made without freeing was visible
       fn(*this);
-      stats_.callback_hold_samples.push_back(ns(Clock::now() - locked));
+      stats_.callback_hold_samples.push_back(sample_ns(Clock::now() - locked));
     } catch (const std::exception& e) {
       std::lock_guard<StateMutex> lk(state_mu_);
       warnings_.insert(std::string("host callback failed: ") + e.what());
