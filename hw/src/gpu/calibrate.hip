@@ -159,7 +159,11 @@ CalibrationOutput calibrate_device(int n) {
   // nothing pending. Median of the first and of the last 64 of `k` calls, in four patterns:
   // callbacks only, launches only, a launch then a callback (the deferred-callback policy's), and
   // that again while a third stream's callbacks run every ~40 us, each making two HIP calls as the
-  // backend's callbacks do (a host running ahead while the GPU releases its earlier frees).
+  // backend's callbacks do (a host running ahead while the GPU releases its earlier frees); and
+  // the deferred-callback policy's whole sequence per free as the HIP backend makes it (a launch,
+  // then an event created, recorded on the stream, waited on by a second stream that carries the
+  // callback, and destroyed), first behind the blocked stream, then with 20 us spins instead of
+  // empty launches so the callbacks, each making two HIP calls, run while the host enqueues.
   {
     const int k = 512;
     hipStream_t other;
@@ -169,12 +173,15 @@ CalibrationOutput calibrate_device(int n) {
       out.extra.emplace_back(std::string("pending_") + name + "_first64_ns", median(first));
       out.extra.emplace_back(std::string("pending_") + name + "_last64_ns", median(last));
     };
-    hipStream_t busy;
+    hipStream_t busy, callback_stream;
     ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&busy, hipStreamNonBlocking));
-    for (int pattern = 0; pattern < 4; ++pattern) {
+    ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&callback_stream, hipStreamNonBlocking));
+    const long long spin_20us = static_cast<long long>(20'000 / out.profile.spin_ns_per_cycle);
+    for (int pattern = 0; pattern < 6; ++pattern) {
+      const bool deferred_sequence = pattern >= 4, running = pattern == 5;
       CallbackStamps pending(std::size_t(2 * k));
-      std::vector<double> enqueue_ns, launch_ns, other_launch_ns;
-      ALLOCSIM_HIP_CHECK(launch_spin(80'000'000, s));  // ~40 ms: longer than the k calls below
+      std::vector<double> enqueue_ns, launch_ns, other_launch_ns, event_ns;
+      if (!running) ALLOCSIM_HIP_CHECK(launch_spin(80'000'000, s));  // ~40 ms: longer than the k calls below
       if (pattern == 3)
         for (int i = 0; i < k; ++i) {  // ~20 ms of 40 us spins, a callback after each
           ALLOCSIM_HIP_CHECK(launch_spin(80'000, busy));
@@ -187,10 +194,25 @@ CalibrationOutput calibrate_device(int n) {
       for (int i = 0; i < k; ++i) {
         if (pattern != 0) {
           const auto t = Clock::now();
-          ALLOCSIM_HIP_CHECK(launch_empty(s));
+          ALLOCSIM_HIP_CHECK(running ? launch_spin(spin_20us, s) : launch_empty(s));
           launch_ns.push_back(ns_since(t));
         }
-        if (pattern != 1) {
+        if (deferred_sequence) {
+          auto t = Clock::now();
+          hipEvent_t e;
+          ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
+          ALLOCSIM_HIP_CHECK(hipEventRecord(e, s));
+          ALLOCSIM_HIP_CHECK(hipStreamWaitEvent(callback_stream, e, 0));
+          event_ns.push_back(ns_since(t));
+          t = Clock::now();
+          if (!pending.relay.enqueue(callback_stream, [s] {
+                (void)hipStreamQuery(s);
+                (void)hipStreamQuery(s);
+              }))
+            throw HwError("calibrate: hipStreamAddCallback failed");
+          enqueue_ns.push_back(ns_since(t));
+          ALLOCSIM_HIP_CHECK(hipEventDestroy(e));
+        } else if (pattern != 1) {
           const auto t = Clock::now();
           pending.enqueue(s);
           enqueue_ns.push_back(ns_since(t));
@@ -199,17 +221,20 @@ CalibrationOutput calibrate_device(int n) {
         ALLOCSIM_HIP_CHECK(launch_empty(other));
         other_launch_ns.push_back(ns_since(t));
       }
-      const char* names[] = {"callbacks", "launches", "launch_then_callback", "beside_running_callbacks"};
+      const char* names[] = {"callbacks",          "launches",      "launch_then_callback", "beside_running_callbacks",
+                             "deferred_sequence", "deferred_running"};
       const std::string p = names[pattern];
       if (!enqueue_ns.empty()) ends((p + "_enqueue").c_str(), enqueue_ns);
       if (!launch_ns.empty()) ends((p + "_launch").c_str(), launch_ns);
+      if (!event_ns.empty()) ends((p + "_event_record_wait").c_str(), event_ns);
       ends((p + "_other_stream_launch").c_str(), other_launch_ns);
-      if (pattern != 1) pending.wait_for(k, Clock::now() + std::chrono::seconds(10));
+      if (pattern != 1 && !deferred_sequence) pending.wait_for(k, Clock::now() + std::chrono::seconds(10));
       ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
       if (!pending.relay.wait_idle(Clock::now() + std::chrono::seconds(10)))
         throw HwError("calibrate: host callbacks did not drain within 10 s");
     }
     ALLOCSIM_HIP_CHECK(hipStreamDestroy(busy));
+    ALLOCSIM_HIP_CHECK(hipStreamDestroy(callback_stream));
     ALLOCSIM_HIP_CHECK(hipStreamDestroy(other));
   }
 
