@@ -177,8 +177,14 @@ CalibrationOutput calibrate_device(int n) {
     ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&busy, hipStreamNonBlocking));
     ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&callback_stream, hipStreamNonBlocking));
     const long long spin_20us = static_cast<long long>(20'000 / out.profile.spin_ns_per_cycle);
-    for (int pattern = 0; pattern < 6; ++pattern) {
-      const bool deferred_sequence = pattern >= 4, running = pattern == 5;
+    // Patterns 6 and 7: 6 and 4 again with the validation's op kernel (its ~700-byte argument
+    // block, no segments, no spin) instead of the empty kernel: whether a launch blocks once the
+    // blocked stream's queue holds that many arguments (the largest call and its index).
+    OpDescriptor op_args;
+    op_args.max_blocks = 1;
+    for (int pattern = 0; pattern < 8; ++pattern) {
+      const bool op_kernel = pattern >= 6;
+      const bool deferred_sequence = pattern == 4 || pattern == 5 || pattern == 7, running = pattern == 5;
       CallbackStamps pending(std::size_t(2 * k));
       std::vector<double> enqueue_ns, launch_ns, other_launch_ns, event_ns;
       if (!running) ALLOCSIM_HIP_CHECK(launch_spin(80'000'000, s));  // ~40 ms: longer than the k calls below
@@ -194,7 +200,7 @@ CalibrationOutput calibrate_device(int n) {
       for (int i = 0; i < k; ++i) {
         if (pattern != 0) {
           const auto t = Clock::now();
-          ALLOCSIM_HIP_CHECK(running ? launch_spin(spin_20us, s) : launch_empty(s));
+          ALLOCSIM_HIP_CHECK(op_kernel ? launch_op(op_args, s) : running ? launch_spin(spin_20us, s) : launch_empty(s));
           launch_ns.push_back(ns_since(t));
         }
         if (deferred_sequence) {
@@ -212,7 +218,7 @@ CalibrationOutput calibrate_device(int n) {
             throw HwError("calibrate: hipStreamAddCallback failed");
           enqueue_ns.push_back(ns_since(t));
           ALLOCSIM_HIP_CHECK(hipEventDestroy(e));
-        } else if (pattern != 1) {
+        } else if (pattern != 1 && pattern != 6) {
           const auto t = Clock::now();
           pending.enqueue(s);
           enqueue_ns.push_back(ns_since(t));
@@ -222,13 +228,22 @@ CalibrationOutput calibrate_device(int n) {
         other_launch_ns.push_back(ns_since(t));
       }
       const char* names[] = {"callbacks",          "launches",      "launch_then_callback", "beside_running_callbacks",
-                             "deferred_sequence", "deferred_running"};
+                             "deferred_sequence", "deferred_running", "op_launches",  "op_deferred_sequence"};
       const std::string p = names[pattern];
+      auto largest = [&](const char* what, const std::vector<double>& t) {
+        const auto it = std::max_element(t.begin(), t.end());
+        out.extra.emplace_back("pending_" + p + "_" + what + "_max_ns", *it);
+        out.extra.emplace_back("pending_" + p + "_" + what + "_max_index", double(it - t.begin()));
+      };
+      if (op_kernel) {
+        largest("launch", launch_ns);
+        if (!enqueue_ns.empty()) largest("enqueue", enqueue_ns);
+      }
       if (!enqueue_ns.empty()) ends((p + "_enqueue").c_str(), enqueue_ns);
       if (!launch_ns.empty()) ends((p + "_launch").c_str(), launch_ns);
       if (!event_ns.empty()) ends((p + "_event_record_wait").c_str(), event_ns);
       ends((p + "_other_stream_launch").c_str(), other_launch_ns);
-      if (pattern != 1 && !deferred_sequence) pending.wait_for(k, Clock::now() + std::chrono::seconds(10));
+      if (pattern != 1 && pattern != 6 && !deferred_sequence) pending.wait_for(k, Clock::now() + std::chrono::seconds(10));
       ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
       if (!pending.relay.wait_idle(Clock::now() + std::chrono::seconds(10)))
         throw HwError("calibrate: host callbacks did not drain within 10 s");
