@@ -253,6 +253,72 @@ CalibrationOutput calibrate_device(int n) {
     ALLOCSIM_HIP_CHECK(hipStreamDestroy(other));
   }
 
+  // Diagnostic (extras only): the host's queue capacity behind a blocked stream. 512 rounds of a
+  // launch followed by parts of the deferred-callback policy's per-free sequence, behind a ~40 ms
+  // spin; the first call that blocks (over 1 ms: it waits for the spin) and the round it blocks in
+  // (-1: none did), for each combination of parts. The op kernel (its ~700-byte argument block) and
+  // the empty kernel, an event record on the launch's stream, a second stream's wait on it, and a
+  // callback on that second stream or on the launch's own stream.
+  {
+    struct Parts {
+      const char* name;
+      bool op_kernel, record, wait, callback, callback_on_launch_stream;
+    };
+    const Parts parts[] = {
+        {"op", true, false, false, false, false},
+        {"op_record", true, true, false, false, false},
+        {"op_record_wait", true, true, true, false, false},
+        {"op_record_wait_callback", true, true, true, true, false},
+        {"op_callback_same_stream", true, false, false, true, true},
+        {"empty_record_wait_callback", false, true, true, true, false},
+        {"empty_record", false, true, false, false, false},
+    };
+    OpDescriptor op_args;
+    op_args.max_blocks = 1;
+    hipStream_t second;
+    ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&second, hipStreamNonBlocking));
+    for (const Parts& p : parts) {
+      CallbackRelay relay;
+      ALLOCSIM_HIP_CHECK(launch_spin(80'000'000, s));
+      int blocked_round = -1, blocked_call = -1;
+      double blocked_ns = 0;
+      auto timed = [&](int round, int call, auto&& f) {
+        const auto t = Clock::now();
+        f();
+        const double ns = ns_since(t);
+        if (blocked_round < 0 && ns > 1e6) {
+          blocked_round = round;
+          blocked_call = call;
+          blocked_ns = ns;
+        }
+      };
+      for (int i = 0; i < 512; ++i) {
+        timed(i, 0, [&] { ALLOCSIM_HIP_CHECK(p.op_kernel ? launch_op(op_args, s) : launch_empty(s)); });
+        hipEvent_t e = nullptr;
+        if (p.record)
+          timed(i, 1, [&] {
+            ALLOCSIM_HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
+            ALLOCSIM_HIP_CHECK(hipEventRecord(e, s));
+            if (p.wait) ALLOCSIM_HIP_CHECK(hipStreamWaitEvent(second, e, 0));
+          });
+        if (p.callback)
+          timed(i, 2, [&] {
+            if (!relay.enqueue(p.callback_on_launch_stream ? s : second, [] {}))
+              throw HwError("calibrate: hipStreamAddCallback failed");
+          });
+        if (e) ALLOCSIM_HIP_CHECK(hipEventDestroy(e));
+      }
+      const std::string n = std::string("queue_") + p.name;
+      out.extra.emplace_back(n + "_blocked_round", double(blocked_round));
+      out.extra.emplace_back(n + "_blocked_call", double(blocked_call));  // 0 launch, 1 event, 2 callback
+      out.extra.emplace_back(n + "_blocked_ns", blocked_ns);
+      ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
+      if (!relay.wait_idle(Clock::now() + std::chrono::seconds(10)))
+        throw HwError("calibrate: host callbacks did not drain within 10 s");
+    }
+    ALLOCSIM_HIP_CHECK(hipStreamDestroy(second));
+  }
+
   // The op kernel's own device time (validation only): the gap between dependent ops on one stream
   // and its check and fill passes per MiB, all from its phase stamps (kernels.h).
   {
