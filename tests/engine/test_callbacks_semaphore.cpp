@@ -2,6 +2,10 @@
 // the compute semaphore (capacity, release path), deadlock reports, lifetime findings.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "engine_test_support.h"
 
 using namespace allocsim;
@@ -309,4 +313,44 @@ TEST_CASE("lifetime violations are findings, not crashes", "[engine]") {
     CHECK(rb.callbacks_after_pool_destroyed == 1);
     CHECK(rb.frees == 0);
   }
+}
+
+TEST_CASE("a host launch past the driver's pending host callbacks waits inside the call until one returns",
+          "[engine][callbacks]") {
+  // results/hw/h200-deferred: with 56 host callbacks pending, the H200's next launch blocked until
+  // the GPU retired one. Three frees pend behind a long kernel; the launch after them meets the limit.
+  struct Blocks final : Observer {
+    std::vector<std::tuple<TimeNs, TimeNs, std::string>> all;
+    void on_host_blocked(TimeNs f, TimeNs t, std::string_view why) override { all.emplace_back(f, t, why); }
+  };
+  ProgramBuilder pb;
+  BufferId a = pb.buffer("a"), b = pb.buffer("b"), c = pb.buffer("c");
+  pb.alloc(a, 0, 256).alloc(b, 0, 256).alloc(c, 0, 256);
+  pb.kernel(0, Duration::fixed(1000), {}, {a, b, c}).release(a).release(b).release(c).kernel(0, 10);
+  auto run_with_limit = [&](std::int64_t limit, Blocks& blocks, SpanRecorder& rec) {
+    SimOptions o = quiet_options();
+    o.platform.pending_callback_limit = limit;
+    CallbackPolicy pol;
+    return run(pb.scenario(), pol, o, {&blocks, &rec});
+  };
+  Blocks free_blocks, limited_blocks, roomy_blocks;
+  SpanRecorder free_rec, limited_rec, roomy_rec;
+  const RunResult unlimited = run_with_limit(0, free_blocks, free_rec);
+  const RunResult limited = run_with_limit(2, limited_blocks, limited_rec);
+  const RunResult roomy = run_with_limit(4, roomy_blocks, roomy_rec);
+  REQUIRE(unlimited.completed);
+  REQUIRE(limited.completed);
+  CHECK(free_blocks.all.empty());
+  CHECK(roomy_blocks.all.empty());
+  CHECK(roomy.host_busy_ns == unlimited.host_busy_ns);
+  // Callbacks return at 1160, 1210, 1260 (as above): the second return leaves one pending, below 2.
+  REQUIRE(limited_blocks.all.size() == 1);
+  const auto& [from, to, why] = limited_blocks.all[0];
+  CHECK(why == std::string(kCallbackSlotWait));
+  CHECK(to == 1210);
+  // Inside the launch call: the host's busy time, not a stall it chose.
+  CHECK(limited.host_busy_ns == unlimited.host_busy_ns + (to - from));
+  CHECK(limited.host_stall_ns == unlimited.host_stall_ns);
+  // The op itself was queued before the wait, behind the long kernel and its records: same span.
+  CHECK(limited_rec.labelled("kernel").back().start == free_rec.labelled("kernel").back().start);
 }

@@ -253,7 +253,8 @@ CalibrationOutput calibrate_device(int n) {
     ALLOCSIM_HIP_CHECK(hipStreamDestroy(other));
   }
 
-  // Diagnostic (extras only): the host's queue capacity behind a blocked stream. 512 rounds of a
+  // The host's queue capacity behind a blocked stream: the profile's pending_callback_limit (from
+  // the policy's own sequence, op_record_wait_callback), the rest extras. 512 rounds of a
   // launch followed by parts of the deferred-callback policy's per-free sequence, behind a ~40 ms
   // spin; the first call that blocks (over 1 ms: it waits for the spin) and the round it blocks in
   // (-1: none did), for each combination of parts. The op kernel (its ~700-byte argument block) and
@@ -312,6 +313,8 @@ CalibrationOutput calibrate_device(int n) {
       out.extra.emplace_back(n + "_blocked_round", double(blocked_round));
       out.extra.emplace_back(n + "_blocked_call", double(blocked_call));  // 0 launch, 1 event, 2 callback
       out.extra.emplace_back(n + "_blocked_ns", blocked_ns);
+      if (std::string_view(p.name) == "op_record_wait_callback")  // 0: no limit within 512
+        out.profile.pending_callback_limit = std::max(blocked_round, 0);
       ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
       if (!relay.wait_idle(Clock::now() + std::chrono::seconds(10)))
         throw HwError("calibrate: host callbacks did not drain within 10 s");

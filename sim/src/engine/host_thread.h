@@ -16,7 +16,7 @@
 namespace allocsim {
 
 struct HostThread {
-  enum class Wait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Hold, Done, Mutex };
+  enum class Wait : std::uint8_t { None, Event, Stream, All, PoolFree, Semaphore, Hold, Done, Mutex, CallbackSlot };
   enum class Cause : std::uint8_t { Policy, Semaphore, Oom, Sync, kCount };
 
   TimeNs now = 0;
@@ -31,6 +31,7 @@ struct HostThread {
   PoolId wait_pool = kSharedPool;    // PoolFree
   MutexId wait_mutex = kNoMutex;     // Mutex
   bool done = false;                 // the program has ended
+  bool slot_wait = false;            // its last launch found the driver's callbacks full: block next
   bool op_open = false;              // host op `op_index` is being run (a step: docs/explore.md)
   std::size_t op_index = 0;
 

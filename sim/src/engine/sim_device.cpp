@@ -228,6 +228,7 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
   const double p = callback_enqueue_failure(config_.params);
   if (p > 0 && chooser_.chance(p)) return false;
   StreamOp& op = enqueue(s, StreamOp::Kind::Marker);
+  ++callbacks_pending_;
   op.rec = ++cb_.next_id;
   op.fn = std::move(fn);
   op.what = what;
@@ -239,6 +240,12 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
 void SimDevice::launch(StreamId s, DeviceOp op) {
   charge(cost(&PlatformProfile::launch_overhead_ns));
   if (!valid_stream(s)) return warn("launch on an invalid stream ignored");
+  // The driver holds only so many host callbacks (pending_callback_limit); a launch past them
+  // waits in the driver until one returns (results/hw/h200-deferred). Modelled as the host
+  // blocking right after this Do step: the op is queued at once, which changes nothing while
+  // its stream is still busy with the work ahead of those callbacks.
+  const std::int64_t limit = config_.platform.pending_callback_limit;
+  if (current_ == Agent::Host && limit > 0 && callbacks_pending_ >= limit) host_.slot_wait = true;
   StreamOp& queued = enqueue(s, StreamOp::Kind::Device);
   queued.dev = std::move(op);
   queued.step = streams_[s].device_ops++;
@@ -288,6 +295,10 @@ std::string SimDevice::describe_blocked() const {
       break;
     case HostWait::Mutex:
       host = describe_host_mutex_wait();
+      break;
+    case HostWait::CallbackSlot:
+      host = "host: in a launch, waiting for one of " + std::to_string(callbacks_pending_) +
+             " pending host callbacks to return (pending_callback_limit)";
       break;
     case HostWait::None:
       host = "host: runnable";

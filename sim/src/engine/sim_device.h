@@ -249,6 +249,7 @@ class SimDevice final : public Device {
 
   // counters, findings, warnings
   std::uint64_t allocs_ = 0, frees_ = 0, callbacks_run_ = 0, ooms_ = 0, fallbacks_ = 0;
+  std::int64_t callbacks_pending_ = 0;  // markers enqueued whose callback has not returned
   LifetimeFindings lifetime_{config_.max_findings};
   std::vector<std::string> warnings_;
   std::unordered_set<std::string> warned_;

@@ -44,6 +44,11 @@ void SimDevice::host_run() {
       continue;
     }
     const std::optional<Step> wait = host_.plan.next(*this);
+    if (host_.slot_wait) {
+      host_.slot_wait = false;
+      host_block(HostWait::CallbackSlot, kNever);  // no event ran during the step: still full
+      return;
+    }
     if (!wait) continue;
     const Step& step = *wait;
     host_.cause = HostThread::cause_of(step);  // counts only if the step blocks
@@ -120,8 +125,9 @@ void SimDevice::host_resume(std::uint64_t gen) {
   if (gen != host_.gen) return;  // a superseded deadline timer
   if (host_.wait == HostWait::Done) return;
   if (host_.wait != HostWait::None) {
+    const bool in_driver_call = host_.wait == HostWait::CallbackSlot;
     const TimeNs from = host_.blocked_since;
-    const char* why = "";
+    std::string_view why;
     switch (host_.wait) {
       case HostWait::Event:
         why = "event-sync";
@@ -146,6 +152,9 @@ void SimDevice::host_resume(std::uint64_t gen) {
         --sem_free_;
         acquire(kHostAgent, sync_key(SyncKind::Semaphore, 0));
         break;
+      case HostWait::CallbackSlot:
+        why = kCallbackSlotWait;
+        break;
       case HostWait::Mutex:  // handed over by its unlock (callback_release_mutexes)
         why = "mutex";
         mutexes_.host_granted = false;
@@ -157,7 +166,10 @@ void SimDevice::host_resume(std::uint64_t gen) {
     host_.wait = HostWait::None;
     host_.waking = false;
     host_.now = std::max(host_.now, now_);
-    host_.add_blocked(host_.now - from);
+    // A launch waiting for a callback slot is inside the driver's call: the host's own time, as
+    // the HIP backend's timers see it (TrialStats::host_busy_ns), not a wait it chose.
+    if (in_driver_call) host_.busy += host_.now - from;
+    else host_.add_blocked(host_.now - from);
     emit([&](auto& o) { o.on_host_blocked(from, host_.now, why); });
   }
   host_.now = std::max(host_.now, now_);
@@ -176,6 +188,8 @@ bool SimDevice::host_wait_satisfied() const {
       return sem_free_ > 0;
     case HostWait::Mutex:
       return mutexes_.host_granted;
+    case HostWait::CallbackSlot:
+      return callbacks_pending_ < config_.platform.pending_callback_limit;
     default:
       return false;  // PoolFree is woken directly by pool_free
   }

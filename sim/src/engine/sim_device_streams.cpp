@@ -193,9 +193,10 @@ void SimDevice::callback_done() {
   emit([&](auto& o) { o.on_device_op(span); });
   st.ops.pop_front();
   st.busy = false;
+  --callbacks_pending_;
   advance(s);
   callback_try();
-  if (!cb_.busy) check_host_wait();
+  if (!cb_.busy || host_.wait == HostWait::CallbackSlot) check_host_wait();
 }
 
 }  // namespace allocsim

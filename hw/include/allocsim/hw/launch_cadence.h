@@ -17,7 +17,8 @@ namespace allocsim::hw {
 inline constexpr TimeNs kWaitedGapNs = 2000;
 
 /// Watches a simulated run: the host's enqueue time of every launch (kernel, memset, copy) and
-/// every interval the host was blocked. cadence_ns() is the time from each launch to the next,
+/// every interval the host was blocked (but a launch's wait for a callback slot, which the GPU's host
+/// timer counts as the launch's own time). cadence_ns() is the time from each launch to the next,
 /// summed over the gaps the host was blocked in for at most kWaitedGapNs.
 class LaunchCadence final : public Observer {
  public:

@@ -44,6 +44,11 @@ struct DeviceOpSpan {
   TimeNs enqueued = 0;  // when the host (or a callback) enqueued it
 };
 
+/// on_host_blocked's `why` for a host launch that waited inside the driver for one of the host
+/// callbacks it holds to return (PlatformProfile::pending_callback_limit): the launch's own time,
+/// as the HIP backend's timers see it, not a wait step of a plan.
+inline constexpr std::string_view kCallbackSlotWait = "callback-slot";
+
 class Observer {
  public:
   virtual ~Observer() = default;

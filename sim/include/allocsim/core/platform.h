@@ -41,14 +41,16 @@ struct PlatformProfile {
   TimeNs op_check_ns_per_mib = 0;
   TimeNs op_fill_ns_per_mib = 0;
   double spin_ns_per_cycle = 0.5049;
+  // A count, not a duration: results/hw/h200-deferred measured 56 on two H200 hosts (CUDA 13).
+  std::int64_t pending_callback_limit = 56;
 };
 
 /// Who spends a cost's time: the host thread (its calls, bookkeeping and wake-ups, which a run's
 /// host pace scales: platform_spread.h), the callback thread, or the device.
 enum class CostPayer { host, callback_thread, device };
 
-/// One field: exactly one of `ns` (a duration in ns) and `ratio` (ns per spin cycle) is set, and
-/// which one is the field's unit.
+/// One field: exactly one of `ns` (a whole number: a duration in ns, or the one count,
+/// pending_callback_limit) and `ratio` (ns per spin cycle) is set, and which one is the field's unit.
 struct PlatformField {
   // Aliases, not `TimeNs PlatformProfile::*ns`: nvcc's host pass rewrites that declarator with
   // parentheses that g++ then warns about (-Wparentheses) in calibrate.hip.
@@ -61,7 +63,7 @@ struct PlatformField {
   CostPayer payer;
 };
 
-inline constexpr std::array<PlatformField, 18> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 19> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -99,6 +101,9 @@ inline constexpr std::array<PlatformField, 18> kPlatformFields = {{
      "device time the validation kernel's pattern fill adds per MiB an op writes (0: not a validation run)", CostPayer::device},
     {"spin_ns_per_cycle", nullptr, &PlatformProfile::spin_ns_per_cycle,
      "calibrated clock64() spin: ns per cycle (0.512: 1 M cycles = 512 us)", CostPayer::device},
+    {"pending_callback_limit", &PlatformProfile::pending_callback_limit, nullptr,
+     "host callbacks the driver holds at once (a count): a host launch past that many waits until one returns "
+     "(0: no limit)", CostPayer::device},
 }};
 
 // Every member is 8 bytes, so a member added without its row changes the size and stops the build.
