@@ -98,7 +98,9 @@ struct RunMeasures {
   TimeNs host_blocked_policy_ns = 0, host_blocked_semaphore_ns = 0, host_blocked_oom_ns = 0,
          host_blocked_sync_ns = 0;
   // Host time spent working, not blocked: every cost charged to the host thread (its calls,
-  // bookkeeping and delays). The HIP backend's counterpart is TrialStats::host_busy_ns.
+  // bookkeeping and delays), and a launch's wait inside the driver for a host-callback slot
+  // (PlatformProfile::pending_callback_limit), which is the launch call's own time as the HIP
+  // backend's counterpart, TrialStats::host_busy_ns, measures it.
   TimeNs host_busy_ns = 0;
   TimeNs device_idle_ns = 0;  // time within the makespan when no stream ran a device op
   // Host time spent in the plans of Release ops (policy and guard work, their backend calls and
