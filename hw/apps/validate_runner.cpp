@@ -2,8 +2,14 @@
 #include "validate_runner.h"
 
 #include <algorithm>
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <chrono>
+#include <exception>
 #include <iostream>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/seeds.h"
@@ -48,20 +54,28 @@ CallbackTrial callback_trial(const TrialStats& s) {
   return t;
 }
 
+/// What predict() keeps of one simulated run, in its index's slot.
+struct SimRunOutcome {
+  RunResult result;  // findings dropped unless the corruption pairs need them
+  std::set<int> manifest_units;
+  double cadence_ns = 0;
+  std::vector<TimelineOp> timeline_ops;  // the timeline trial's only
+};
+
 /// The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
 /// same file the hardware's spin cycles come from) or `spread`, semaphore and params; one seed per
 /// run. Every finding is kept so each manifest corruption can be attributed to its execution. A
 /// forced run's prediction is the simulator's replay of the same schedule (config.sim_holds).
 /// `pairs` and `timeline`, when given, take each run's findings and run timeline_trial's spans.
+/// The runs are independent, so they run on every core (Boost.Asio's pool), each into its own
+/// slot, and are summed in index order: the same numbers for any thread count. The device
+/// machine's cores make the thousands of runs that a peak range needs (validate --sim-samples)
+/// cost seconds.
 SimPrediction predict(const Scenario& scenario, const std::string& policy, const std::string& guard,
                       const ValidateConfig& config, const PlatformSpread& spread, const ExecutionUnits& units,
                       int sim_runs, CorruptionPairTally* pairs, TimelineCombination* timeline) {
-  SimPrediction sim;
-  sim.manifest_by_execution.assign(std::size_t(units.units), 0);
-  sim.host_pace = spread.host_pace;
-  int manifest_runs = 0;
-  std::vector<double> ns_per_free, busy, cadence;
-  for (int t = 0; t < sim_runs; ++t) {
+  std::vector<SimRunOutcome> outcomes(std::size_t(std::max(sim_runs, 0)));
+  auto simulate_one = [&](int t) {
     auto p = make_policy(policy, config.params);
     auto g = make_guard(guard, config.params);
     SimOptions so;
@@ -74,12 +88,43 @@ SimPrediction predict(const Scenario& scenario, const std::string& policy, const
     so.max_findings = std::size_t(1) << 30;
     so.holds = config.sim_holds;
     SimTimelineObserver spans;
-    if (timeline && t == config.timeline_trial) so.observers.push_back(&spans);
+    const bool traced = timeline && t == config.timeline_trial;
+    if (traced) so.observers.push_back(&spans);
     LaunchCadence launches;
     so.observers.push_back(&launches);
-    RunResult r = simulate(scenario, *p, *g, so);
-    cadence.push_back(launches.cadence_ns());
-    if (timeline && t == config.timeline_trial) timeline->sim_ops = spans.ops();
+    SimRunOutcome& out = outcomes[std::size_t(t)];
+    out.result = simulate(scenario, *p, *g, so);
+    out.cadence_ns = launches.cadence_ns();
+    out.manifest_units = manifest_units(units, out.result.findings);
+    if (traced) out.timeline_ops = spans.ops();
+    if (!pairs) out.result.findings.clear();
+  };
+  {
+    boost::asio::thread_pool pool(std::max(1u, std::thread::hardware_concurrency()));
+    std::exception_ptr failed;
+    std::mutex failed_mu;
+    for (int t = 0; t < sim_runs; ++t)
+      boost::asio::post(pool, [&, t] {
+        try {
+          simulate_one(t);
+        } catch (...) {
+          std::lock_guard<std::mutex> lk(failed_mu);
+          if (!failed) failed = std::current_exception();
+        }
+      });
+    pool.join();
+    if (failed) std::rethrow_exception(failed);
+  }
+  SimPrediction sim;
+  sim.manifest_by_execution.assign(std::size_t(units.units), 0);
+  sim.host_pace = spread.host_pace;
+  int manifest_runs = 0;
+  std::vector<double> ns_per_free, busy, cadence;
+  for (int t = 0; t < sim_runs; ++t) {
+    SimRunOutcome& o = outcomes[std::size_t(t)];
+    const RunResult& r = o.result;
+    cadence.push_back(o.cadence_ns);
+    if (timeline && t == config.timeline_trial) timeline->sim_ops = std::move(o.timeline_ops);
     sim.peak_bytes_in_use_min = t == 0 ? r.peak_bytes_in_use : std::min(sim.peak_bytes_in_use_min, r.peak_bytes_in_use);
     sim.peak_bytes_in_use_max = std::max(sim.peak_bytes_in_use_max, r.peak_bytes_in_use);
     if (t == 0) {
@@ -88,7 +133,7 @@ SimPrediction predict(const Scenario& scenario, const std::string& policy, const
       sim.completed = r.completed;
     }
     sim.manifest += r.races_manifest;
-    for (int e : manifest_units(units, r.findings)) {
+    for (int e : o.manifest_units) {
       ++sim.manifest_executions;
       ++sim.manifest_by_execution[std::size_t(e)];
     }

@@ -322,6 +322,33 @@ CalibrationOutput calibrate_device(int n) {
     ALLOCSIM_HIP_CHECK(hipStreamDestroy(second));
   }
 
+  // When a pending callback's slot frees: 512 rounds of an empty launch and a callback on an idle
+  // stream, whose bodies the relay thread cannot run (the first holds it for up to 5 s). The GPU
+  // reaches each callback at once and HIP hands it over; were a slot held until the body returns,
+  // the launch after the limit would block as in the diagnostic above. None blocking (-1) means a
+  // slot frees at the hand-over: the profile's callback_relay is 1, and 0 otherwise.
+  {
+    CallbackRelay relay;
+    std::atomic<bool> release{false};
+    const auto held_until = Clock::now() + std::chrono::seconds(5);
+    int blocked_round = -1;
+    for (int i = 0; i < 512; ++i) {
+      const auto t = Clock::now();
+      ALLOCSIM_HIP_CHECK(launch_empty(s));
+      if (!relay.enqueue(s, [&release, held_until] {
+            while (!release.load() && Clock::now() < held_until) std::this_thread::sleep_for(std::chrono::microseconds(50));
+          }))
+        throw HwError("calibrate: hipStreamAddCallback failed");
+      if (blocked_round < 0 && ns_since(t) > 1e6) blocked_round = i;
+    }
+    release = true;
+    ALLOCSIM_HIP_CHECK(hipDeviceSynchronize());
+    if (!relay.wait_idle(Clock::now() + std::chrono::seconds(10)))
+      throw HwError("calibrate: host callbacks did not drain within 10 s");
+    out.extra.emplace_back("relay_held_bodies_blocked_round", double(blocked_round));
+    out.profile.callback_relay = blocked_round < 0 ? 1 : 0;
+  }
+
   // The op kernel's own device time (validation only): the gap between dependent ops on one stream
   // and its check and fill passes per MiB, all from its phase stamps (kernels.h).
   {

@@ -87,19 +87,33 @@ void SimDevice::advance(StreamId s) {
       case StreamOp::Kind::Marker: {
         // The marker hands its callback to the callback thread and holds its stream until the
         // callback returns: "the callback blocks later work in the stream" (CUDA
-        // cudaStreamAddCallback); callback_done pops it.
+        // cudaStreamAddCallback); callback_done pops it. Through a relay (callback_relay) the
+        // driver's callback only hands over: the marker leaves now and frees its slot.
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         release(me, sync_key(SyncKind::CallbackHandoff, op.rec));
-        st.busy = true;
-        st.op_start = now_;
+        const bool relay = config_.platform.callback_relay != 0;
         const bool asleep = cb_.asleep_at(now_);
-        cb_.queue.push_back(SimCallback{op.rec, s, std::move(op.fn), std::move(op.what)});
+        cb_.queue.push_back(SimCallback{op.rec, relay ? kNoStream : s, std::move(op.fn), std::move(op.what)});
         if (asleep) {
           cb_.waking = true;
           queue_.push(now_ + cost(&PlatformProfile::callback_latency_ns), kCallbackWake, 0);
-        } else {
-          callback_try();
         }
+        if (relay) {
+          const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-handoff", now_, now_, op.ready};
+          emit([&](auto& o) { o.on_device_op(span); });
+          st.ops.pop_front();
+          --callbacks_pending_;
+          // The body runs from the event queue, not inside this stream's loop (it may enqueue).
+          if (!asleep && !cb_.busy && !cb_.waking) {
+            cb_.waking = true;
+            queue_.push(now_, kCallbackWake, 0);
+          }
+          if (host_.wait == HostWait::CallbackSlot) check_host_wait();
+          continue;
+        }
+        st.busy = true;
+        st.op_start = now_;
+        if (!asleep) callback_try();
         return;
       }
     }
@@ -180,14 +194,20 @@ void SimDevice::callback_done() {
   cb_.last_done = now_;
   callback_release_mutexes();
   emit([&](auto& o) { o.on_callback_run(cb_.start, now_, cb_.running); });
-  // The callback has returned: its marker leaves the stream, and what the stream runs next is
-  // ordered after the callback's body.
-  const StreamId s = cb_.running_stream;
-  SimStream& st = streams_[s];
-  const StreamOp& marker = st.ops.front();
   release(kCallbackAgent, sync_key(SyncKind::CallbackDone, cb_.running_id));
   if (steps_.active())
     wake_held(steps_.done(StepRef{StepAgent::Callback, kNoStream, cb_.running_id}, kCallbackAgent, now_));
+  // Through a relay its marker left the stream at the hand-over (callback_relay).
+  const StreamId s = cb_.running_stream;
+  if (s == kNoStream) {
+    callback_try();
+    check_host_wait();
+    return;
+  }
+  // The callback has returned: its marker leaves the stream, and what the stream runs next is
+  // ordered after the callback's body.
+  SimStream& st = streams_[s];
+  const StreamOp& marker = st.ops.front();
   acquire(stream_agent(s), sync_key(SyncKind::CallbackDone, cb_.running_id));
   const DeviceOpSpan span{marker.op_seq, s, DeviceOpKind::Marker, "callback-marker", st.op_start, now_, marker.ready};
   emit([&](auto& o) { o.on_device_op(span); });

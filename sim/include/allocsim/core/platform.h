@@ -43,14 +43,17 @@ struct PlatformProfile {
   double spin_ns_per_cycle = 0.5049;
   // A count, not a duration: results/hw/h200-deferred measured 56 on two H200 hosts (CUDA 13).
   std::int64_t pending_callback_limit = 56;
+  // A switch, 0 or 1: 0 is CUDA's own callback (what XLA's ThenExecuteCallback gets); calibrate
+  // writes 1, as the HIP backend runs every callback through its relay thread.
+  std::int64_t callback_relay = 0;
 };
 
 /// Who spends a cost's time: the host thread (its calls, bookkeeping and wake-ups, which a run's
 /// host pace scales: platform_spread.h), the callback thread, or the device.
 enum class CostPayer { host, callback_thread, device };
 
-/// One field: exactly one of `ns` (a whole number: a duration in ns, or the one count,
-/// pending_callback_limit) and `ratio` (ns per spin cycle) is set, and which one is the field's unit.
+/// One field: exactly one of `ns` (a whole number: a duration in ns, the one count,
+/// pending_callback_limit, or the one switch, callback_relay) and `ratio` (ns per spin cycle) is set, and which one is the field's unit.
 struct PlatformField {
   // Aliases, not `TimeNs PlatformProfile::*ns`: nvcc's host pass rewrites that declarator with
   // parentheses that g++ then warns about (-Wparentheses) in calibrate.hip.
@@ -63,7 +66,7 @@ struct PlatformField {
   CostPayer payer;
 };
 
-inline constexpr std::array<PlatformField, 19> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 20> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -104,6 +107,10 @@ inline constexpr std::array<PlatformField, 19> kPlatformFields = {{
     {"pending_callback_limit", &PlatformProfile::pending_callback_limit, nullptr,
      "host callbacks the driver holds at once (a count): a host launch past that many waits until one returns "
      "(0: no limit)", CostPayer::device},
+    {"callback_relay", &PlatformProfile::callback_relay, nullptr,
+     "1: the driver's callback only hands each host callback to a relay thread (the HIP backend's), so its marker "
+     "leaves the stream and frees its pending-callback slot at the hand-over, before the body runs; 0: the body "
+     "runs in the driver's callback, which holds both until it returns (CUDA's own)", CostPayer::device},
 }};
 
 // Every member is 8 bytes, so a member added without its row changes the size and stops the build.
@@ -130,6 +137,8 @@ inline std::string set_platform_field(PlatformProfile& p, const PlatformField& f
     os << v;
     return os.str();
   };
+  if (f.ns == &PlatformProfile::callback_relay && value != 0 && value != 1)
+    return "'callback_relay' is 0 or 1, got " + text(value);
   if (f.ns) {
     if (value < 0) return "negative duration: '" + std::string(f.name) + "' is " + text(value) + " ns";
     if (!(value <= 1e15)) return "'" + std::string(f.name) + "' is " + text(value) + " ns, longer than 10^15 ns";
