@@ -64,7 +64,8 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-lock-2/all", "results/hw/h200-callbacks-4/first",
                               "results/hw/h200-callbacks-5/first", "results/hw/h200-deferred/first",
                               "results/hw/h200-slots/per-execution", "results/hw/h200-slots/all",
-                              "results/hw/h200-tail/per-execution", "results/hw/h200-tail/all"}) {
+                              "results/hw/h200-tail/per-execution", "results/hw/h200-tail/all",
+                              "results/hw/h200-relay/per-execution", "results/hw/h200-relay/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));

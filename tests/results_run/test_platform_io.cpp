@@ -10,9 +10,10 @@ using namespace allocsim;
 namespace {
 PlatformProfile odd_profile() {  // every field different from its default and from each other
   PlatformProfile p;
-  TimeNs next = 1;
+  TimeNs next = 2;
   for (const PlatformField& f : kPlatformFields) {
-    if (f.ns) p.*f.ns = next++;
+    if (f.ns == &PlatformProfile::callback_relay) p.*f.ns = 1;  // a switch: 0 or 1, default 0
+    else if (f.ns) p.*f.ns = next++;
     else p.*f.ratio = 0.125;
   }
   return p;
@@ -31,13 +32,8 @@ TEST_CASE("platform profile round-trips every field", "[platform]") {
   CHECK(!same(platform_from_json(text), PlatformProfile{}));
   for (const PlatformField& f : kPlatformFields)
     CHECK(text.find(std::string("\"") + f.name + "\": ") != std::string::npos);
-  TimeNs latency_value = 0;  // odd_profile's value for it: its position among the duration fields
-  for (const PlatformField& f : kPlatformFields)
-    if (f.ns) {
-      ++latency_value;
-      if (std::string(f.name) == "callback_latency_ns") break;
-    }
-  CHECK(text.find("\"callback_latency_ns\": " + std::to_string(latency_value) + ",") != std::string::npos);
+  // a whole number written as one (odd_profile's value, unlike every other field's)
+  CHECK(text.find("\"callback_latency_ns\": " + std::to_string(p.callback_latency_ns) + ",") != std::string::npos);
 }
 
 TEST_CASE("missing keys keep the defaults; fractional ns are rounded", "[platform]") {
@@ -59,6 +55,7 @@ TEST_CASE("bad platform input is an error naming the problem", "[platform]") {
   CHECK_THROWS_WITH(platform_from_json(R"({"event_query_ns": 1e16})"), Catch::Contains("longer than 10^15 ns"));
   // the HIP backend divides by the spin rate: 0 is refused here as in YAML and --set
   CHECK_THROWS_WITH(platform_from_json(R"({"spin_ns_per_cycle": 0})"), Catch::Contains("positive number"));
+  CHECK_THROWS_WITH(platform_from_json(R"({"callback_relay": 2})"), Catch::Contains("'callback_relay' is 0 or 1"));
   CHECK_THROWS_WITH(platform_from_json("[1, 2]"), Catch::Contains("expected a JSON object"));
   CHECK_THROWS_WITH(platform_from_json("{\"event_query_ns\": "), Catch::Contains("not valid JSON"));
   CHECK_THROWS_AS(load_platform_file("/nonexistent/dir/platform.json"), PlatformError);
