@@ -354,3 +354,39 @@ TEST_CASE("a host launch past the driver's pending host callbacks waits inside t
   // The op itself was queued before the wait, behind the long kernel and its records: same span.
   CHECK(limited_rec.labelled("kernel").back().start == free_rec.labelled("kernel").back().start);
 }
+
+TEST_CASE("through a relay (callback_relay) a pending callback's slot frees at the hand-over, before its body runs",
+          "[engine][callbacks]") {
+  // The HIP backend's driver callback only hands the body to its relay thread, so the driver's
+  // slot is free once the GPU reaches the marker (results/hw/h200-relay: 512 launches and
+  // callbacks with the bodies held never blocked). The program of the test above, limit 2.
+  struct Blocks final : Observer {
+    std::vector<std::tuple<TimeNs, TimeNs, std::string>> all;
+    void on_host_blocked(TimeNs f, TimeNs t, std::string_view why) override { all.emplace_back(f, t, why); }
+  };
+  ProgramBuilder pb;
+  BufferId a = pb.buffer("a"), b = pb.buffer("b"), c = pb.buffer("c");
+  pb.alloc(a, 0, 256).alloc(b, 0, 256).alloc(c, 0, 256);
+  pb.kernel(0, Duration::fixed(1000), {}, {a, b, c}).release(a).release(b).release(c).kernel(0, 10);
+  auto run_relay = [&](std::int64_t relay, Blocks& blocks) {
+    SimOptions o = quiet_options();
+    o.platform.pending_callback_limit = 2;
+    o.platform.callback_relay = relay;
+    CallbackPolicy pol;
+    return run(pb.scenario(), pol, o, {&blocks});
+  };
+  Blocks held, relayed;
+  const RunResult direct = run_relay(0, held);
+  const RunResult relay = run_relay(1, relayed);
+  REQUIRE(direct.completed);
+  REQUIRE(relay.completed);
+  CHECK(relay.frees == 3);
+  REQUIRE(held.all.size() == 1);
+  REQUIRE(relayed.all.size() == 1);
+  CHECK(std::get<2>(relayed.all[0]) == std::string(kCallbackSlotWait));
+  // The markers reach their stream's head after the long kernel; the second hand-over frees a
+  // slot then, while held until the second body returns (1210) without the relay.
+  CHECK(std::get<1>(held.all[0]) == 1210);
+  CHECK(std::get<1>(relayed.all[0]) >= 1000);
+  CHECK(std::get<1>(relayed.all[0]) < 1210);
+}
