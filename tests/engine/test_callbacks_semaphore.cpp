@@ -315,25 +315,34 @@ TEST_CASE("lifetime violations are findings, not crashes", "[engine]") {
   }
 }
 
-TEST_CASE("a host launch past the driver's pending host callbacks waits inside the call until one returns",
-          "[engine][callbacks]") {
-  // results/hw/h200-deferred: with 56 host callbacks pending, the H200's next launch blocked until
-  // the GPU retired one. Three frees pend behind a long kernel; the launch after them meets the limit.
-  struct Blocks final : Observer {
-    std::vector<std::tuple<TimeNs, TimeNs, std::string>> all;
-    void on_host_blocked(TimeNs f, TimeNs t, std::string_view why) override { all.emplace_back(f, t, why); }
-  };
+namespace {
+/// The host's blocked spans, in order (from, to, why).
+struct HostBlocks final : Observer {
+  std::vector<std::tuple<TimeNs, TimeNs, std::string>> all;
+  void on_host_blocked(TimeNs f, TimeNs t, std::string_view why) override { all.emplace_back(f, t, why); }
+};
+/// Three frees pend behind a long kernel (1000 ns); the launch after them meets a limit of 2.
+ProgramBuilder three_frees_behind_a_long_kernel() {
   ProgramBuilder pb;
   BufferId a = pb.buffer("a"), b = pb.buffer("b"), c = pb.buffer("c");
   pb.alloc(a, 0, 256).alloc(b, 0, 256).alloc(c, 0, 256);
   pb.kernel(0, Duration::fixed(1000), {}, {a, b, c}).release(a).release(b).release(c).kernel(0, 10);
-  auto run_with_limit = [&](std::int64_t limit, Blocks& blocks, SpanRecorder& rec) {
+  return pb;
+}
+}  // namespace
+
+TEST_CASE("a host launch past the driver's pending host callbacks waits inside the call until one returns",
+          "[engine][callbacks]") {
+  // results/hw/h200-deferred: with 56 host callbacks pending, the H200's next launch blocked until
+  // the GPU retired one. Three frees pend behind a long kernel; the launch after them meets the limit.
+  ProgramBuilder pb = three_frees_behind_a_long_kernel();
+  auto run_with_limit = [&](std::int64_t limit, HostBlocks& blocks, SpanRecorder& rec) {
     SimOptions o = quiet_options();
     o.platform.pending_callback_limit = limit;
     CallbackPolicy pol;
     return run(pb.scenario(), pol, o, {&blocks, &rec});
   };
-  Blocks free_blocks, limited_blocks, roomy_blocks;
+  HostBlocks free_blocks, limited_blocks, roomy_blocks;
   SpanRecorder free_rec, limited_rec, roomy_rec;
   const RunResult unlimited = run_with_limit(0, free_blocks, free_rec);
   const RunResult limited = run_with_limit(2, limited_blocks, limited_rec);
@@ -360,22 +369,15 @@ TEST_CASE("through a relay (callback_relay) a pending callback's slot frees at t
   // The HIP backend's driver callback only hands the body to its relay thread, so the driver's
   // slot is free once the GPU reaches the marker (results/hw/h200-relay: 512 launches and
   // callbacks with the bodies held never blocked). The program of the test above, limit 2.
-  struct Blocks final : Observer {
-    std::vector<std::tuple<TimeNs, TimeNs, std::string>> all;
-    void on_host_blocked(TimeNs f, TimeNs t, std::string_view why) override { all.emplace_back(f, t, why); }
-  };
-  ProgramBuilder pb;
-  BufferId a = pb.buffer("a"), b = pb.buffer("b"), c = pb.buffer("c");
-  pb.alloc(a, 0, 256).alloc(b, 0, 256).alloc(c, 0, 256);
-  pb.kernel(0, Duration::fixed(1000), {}, {a, b, c}).release(a).release(b).release(c).kernel(0, 10);
-  auto run_relay = [&](std::int64_t relay, Blocks& blocks) {
+  ProgramBuilder pb = three_frees_behind_a_long_kernel();
+  auto run_relay = [&](std::int64_t relay, HostBlocks& blocks) {
     SimOptions o = quiet_options();
     o.platform.pending_callback_limit = 2;
     o.platform.callback_relay = relay;
     CallbackPolicy pol;
     return run(pb.scenario(), pol, o, {&blocks});
   };
-  Blocks held, relayed;
+  HostBlocks held, relayed;
   const RunResult direct = run_relay(0, held);
   const RunResult relay = run_relay(1, relayed);
   REQUIRE(direct.completed);
