@@ -16,7 +16,7 @@ namespace allocsim {
 
 struct SimCallback {
   std::uint64_t id = 0;  // the marker's callback id (its hand-off sync key)
-  StreamId stream = kNoStream;  // the marker's stream: held until this callback returns (CUDA)
+  StreamId stream = kNoStream;  // the marker's stream, held until this callback returns (CUDA); kNoStream through a relay
   HostFn fn;
   std::string what;
 };
