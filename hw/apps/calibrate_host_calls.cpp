@@ -20,43 +20,36 @@
 #include "validate_runner.h"
 
 namespace allocsim::hw {
-namespace {
-
-/// The cold run's trials: each sleeps before every one of the workload's executions.
-constexpr int kColdRunTrials = 10;
-
-}  // namespace
 
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,
                                          int trials) {
-  std::vector<CostSamples> kinds = host_cost_kinds(), cold_kinds = host_cost_kinds();
+  std::vector<CostSamples> kinds = host_cost_kinds();
   HostCallCalibration out;
-  out.workload = workload.name + ", every policy with guard none, " + std::to_string(trials) +
-                 " trials each at semaphore 32; immediate, " + std::to_string(kColdRunTrials) + " trials at semaphore 1";
+  out.workload = workload.name + ", every policy with guard none, " + std::to_string(trials) + " trials each";
   HwDeviceOptions options;
   options.platform = profile;  // its spin rate turns op durations into cycles
   options.params = workload.params;
   options.semaphore = 32;
   options.wait_timeout_ns = 5'000'000'000;
-  auto run_trials = [&](std::vector<CostSamples>& into, const std::string& policy, int n) {
+  for (const RegistryEntry& policy : list_policies()) {
     std::unique_ptr<HwDevice> device = make_hip_device(workload, options);
-    for (int t = 0; t < n; ++t)
-      add_trial_samples(into, run_trial(*device, workload, policy, "none", workload.params,
-                                        seeds::nth(workload.seed, std::uint64_t(t))));
-  };
-  for (const RegistryEntry& policy : list_policies()) run_trials(kinds, policy.name, trials);
-  // The cold run: at semaphore 1 the host sleeps on the semaphore before every execution.
-  options.semaphore = 1;
-  run_trials(cold_kinds, "immediate", kColdRunTrials);
+    for (int t = 0; t < trials; ++t)
+      add_trial_samples(kinds,
+                        run_trial(*device, workload, policy.name, "none", workload.params,
+                                  seeds::nth(workload.seed, std::uint64_t(t))),
+                        WokeFrom::Sleep);
+  }
   // The host's slowdown after a wake-up first (host_cold_fit.h): each cost is then measured over
-  // the warm run's calls outside its window, which the profile charges as they are.
-  const HostColdFit cold = fit_host_cold(kinds, cold_kinds);
+  // the calls outside its window, which the profile charges as they are.
+  const HostColdFit cold = fit_host_cold(kinds);
   (void)set_platform_field(profile, *find_platform_field("host_cold_window_ns"), double(cold.window_ns));
   (void)set_platform_field(profile, *find_platform_field("host_cold_factor"), cold.factor);
   for (const std::string& line : cold.lines) out.quantiles.push_back("host after a sleep, " + line);
   char summary[200];
-  std::snprintf(summary, sizeof summary, "host_cold_window_ns %lld, host_cold_factor %.3f (over %llu calls inside the window)",
-                static_cast<long long>(cold.window_ns), cold.factor, static_cast<unsigned long long>(cold.cold_samples));
+  std::snprintf(summary, sizeof summary,
+                "host_cold_window_ns %lld, host_cold_factor %.3f (over %llu calls inside the window, %llu outside)",
+                static_cast<long long>(cold.window_ns), cold.factor, static_cast<unsigned long long>(cold.cold_samples),
+                static_cast<unsigned long long>(cold.warm_samples));
   out.quantiles.emplace_back(summary);
   out.counts.emplace_back("host_cold_factor", double(cold.cold_samples));
 
@@ -78,7 +71,7 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
     if (k.ns.empty()) throw HwError("calibrate: the workload made nothing to measure " + k.name + " by");
     // release_bookkeeping_ns: a release plan's host time less every call made inside it (waits too).
     (void)set_platform_field(profile, *find_platform_field(k.name),
-                             estimate(samples_after(k, cold.window_ns), k.name.c_str(), k.by_median));
+                             estimate(warm_part(k, cold.window_ns), k.name.c_str(), k.by_median));
     out.counts.emplace_back(k.name, double(k.ns.size()));
   }
   return out;

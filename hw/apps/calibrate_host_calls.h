@@ -4,10 +4,7 @@
 // profile (host_calls.h: launch, event create/destroy/record/query, stream wait, callback enqueue,
 // pool alloc/free) to that call's mean host time there, under load (below its 99th percentile;
 // a launch: its median, see the .cpp), and release_bookkeeping_ns to a release's host time besides
-// its calls, likewise. Those are warm costs: the workload runs at semaphore 32, where the host
-// seldom sleeps, and the calls within host_cold_window_ns of a wake-up are left out. A second,
-// cold run at semaphore 1 (a sleep before every execution) sets host_cold_window_ns and
-// host_cold_factor (host_cold_fit.h). Device-side costs (spin rate, callback wake-up and
+// its calls, likewise. Device-side costs (spin rate, callback wake-up and
 // back-to-back cost, synchronize wake-up) come from calibrate.hip's micro-benchmarks.
 #pragma once
 #include <string>
@@ -27,8 +24,7 @@ struct HostCallCalibration {
 };
 
 /// Runs `workload` `trials` times under each registered policy (guard `none`) with `profile`'s spin
-/// rate, and its cold run, then sets the host-call fields of `profile`, release_bookkeeping_ns and
-/// the host_cold_* fields as above.
+/// rate, then sets the host-call fields of `profile` and release_bookkeeping_ns as above.
 /// Throws HwError when a field had no call to measure.
 /// Each field's spread (its quantiles over the workload's calls) goes to `spread`.
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,

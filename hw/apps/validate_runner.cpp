@@ -225,7 +225,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   }
   const auto start = std::chrono::steady_clock::now();
   std::vector<double> ns_per_free, instrument_per_free, host_busy, host_cadence;
-  std::vector<CostSamples> host_costs = host_cost_kinds();
+  std::vector<CostSamples> after_sleep = host_cost_kinds(), after_poll = host_cost_kinds();
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
     // Every trial runs the one program loaded for this validate run's seed, so the GPU and the
@@ -268,7 +268,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.frees = s.releases;
       host_busy.push_back(double(s.host_busy_ns));
       host_cadence.push_back(double(s.host_cadence_ns));
-      add_trial_samples(host_costs, s);
+      add_trial_samples(after_sleep, s, WokeFrom::Sleep);
+      add_trial_samples(after_poll, s, WokeFrom::Poll);
       if (!s.callback_delay_samples.empty()) run.callback_trials.push_back(callback_trial(s));
       if (s.releases) {
         ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
@@ -288,7 +289,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.instrument_ns_per_free = upper_median(instrument_per_free);
   run.host_busy_ns = upper_median(host_busy);
   run.host_cadence_ns = upper_median(host_cadence);
-  run.host_cold = check_host_cold(host_costs, config.platform);
+  run.host_after_sleep = fit_host_cold(after_sleep);
+  run.host_after_poll = fit_host_cold(after_poll);
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
   run.sim = predict(scenario, policy, guard, config, config.spread, units, sim_runs, &pairs, timeline);
   run.corruption_pairs = pairs.pairs();
@@ -324,10 +326,9 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
                                      : std::string())
               << ", peak hw "
               << run.peak_bytes_in_use << " sim " << run.sim.peak_bytes_in_use << ", host ns/free "
-              << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << ", host costs x profile: "
-              << run.host_cold.inside_ratio << " within " << config.platform.host_cold_window_ns / 1000
-              << " us of a wake-up (" << run.host_cold.inside_samples << " samples), " << run.host_cold.outside_ratio
-              << " past it"
+              << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << ", host after a sleep "
+              << run.host_after_sleep.factor << "x for " << run.host_after_sleep.window_ns / 1000 << " us, after a poll "
+              << run.host_after_poll.factor << "x for " << run.host_after_poll.window_ns / 1000 << " us"
               << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
   return run;
 }

@@ -68,7 +68,8 @@ class HipDevice final : public HwDevice {
       d_.in_call_ = true;
       instrument_at_start_ = d_.stats_.instrument_ns;
       t0_ = Clock::now();
-      since_sleep_ = d_.since_sleep(t0_);
+      since_sleep_ = d_.since(d_.slept_until_, t0_);
+      since_poll_ = d_.since(d_.polled_until_, t0_);
     }
     ~CallTimer() {
       if (!on_) return;
@@ -76,6 +77,7 @@ class HipDevice final : public HwDevice {
                         (d_.stats_.instrument_ns - instrument_at_start_);
       d_.stats_.call_samples[std::size_t(c_)].push_back(sample_ns(ns));
       d_.stats_.call_since_sleep[std::size_t(c_)].push_back(since_sleep_);
+      d_.stats_.call_since_poll[std::size_t(c_)].push_back(since_poll_);
       for (auto* table : {&d_.stats_.calls, d_.release_start_ >= 0 ? &d_.stats_.release_calls : nullptr}) {
         if (!table) continue;
         CallTime& c = (*table)[std::size_t(c_)];
@@ -93,7 +95,7 @@ class HipDevice final : public HwDevice {
     bool on_;
     TimeNs instrument_at_start_ = 0;
     Clock::time_point t0_{};
-    std::uint32_t since_sleep_ = kNeverSlept;
+    std::uint32_t since_sleep_ = kNeverSlept, since_poll_ = kNeverSlept;
   };
 
  public:
@@ -184,7 +186,7 @@ class HipDevice final : public HwDevice {
     use_masks_.clear();
     pending_alias_.clear();
     stats_ = TrialStats{};
-    woke_ = std::nullopt;
+    slept_until_ = polled_until_ = std::nullopt;
     (void)state_mu_.take_wait_ns();
     {
       std::lock_guard<std::mutex> sl(sem_mu_);
@@ -246,7 +248,8 @@ class HipDevice final : public HwDevice {
     instrument_at_release_start_ = stats_.release_instrument_ns;
     calls_at_release_start_ = release_calls_ns();
     release_start_ = now();
-    release_since_sleep_ = since_sleep(Clock::now());
+    release_since_sleep_ = since(slept_until_, Clock::now());
+    release_since_poll_ = since(polled_until_, Clock::now());
   }
   void end_release_timing() override {
     if (release_start_ < 0) return;
@@ -255,6 +258,7 @@ class HipDevice final : public HwDevice {
     const TimeNs own = spent - (release_calls_ns() - calls_at_release_start_);
     stats_.release_bookkeeping_samples.push_back(sample_ns(own));
     stats_.release_bookkeeping_since_sleep.push_back(release_since_sleep_);
+    stats_.release_bookkeeping_since_poll.push_back(release_since_poll_);
     release_start_ = -1;
   }
   void begin_host_op(std::size_t op) override {
@@ -327,7 +331,8 @@ class HipDevice final : public HwDevice {
       const bool sleeps = step.kind == Step::Kind::WaitPoolFree || step.kind == Step::Kind::AcquireSemaphore ||
                           step.kind == Step::Kind::LockMutex;
       const Clock::time_point ended = Clock::now();
-      if (sleeps && on_host_thread() && ended - started >= std::chrono::nanoseconds(kSleptMinNs)) woke_ = ended;
+      if (on_host_thread() && ended - started >= std::chrono::nanoseconds(kSleptMinNs))
+        (sleeps ? slept_until_ : polled_until_) = ended;
     }
     // The host goes on to something else: a release this plan made without freeing is visible.
     std::lock_guard<StateMutex> lk(state_mu_);
@@ -705,10 +710,10 @@ class HipDevice final : public HwDevice {
   }
 
   bool on_host_thread() const { return std::this_thread::get_id() == host_thread_; }
-  /// A TrialStats::call_since_sleep sample: from the host's last wake-up (none: kNeverSlept) to `t`.
-  std::uint32_t since_sleep(Clock::time_point t) const {
-    if (!woke_) return kNeverSlept;
-    return std::min(sample_ns(t - *woke_), kNeverSlept - 1);
+  /// A TrialStats::call_since_sleep sample: from `woke` (none: kNeverSlept) to `t`.
+  static std::uint32_t since(const std::optional<Clock::time_point>& woke, Clock::time_point t) {
+    if (!woke) return kNeverSlept;
+    return std::min(sample_ns(t - *woke), kNeverSlept - 1);
   }
   /// Runs the validation's own instrumentation `f` (a check); on the host thread its time is kept
   /// apart (TrialStats::instrument_ns, release_instrument_ns), not charged to a call or policy.
@@ -877,9 +882,10 @@ class HipDevice final : public HwDevice {
   std::unique_ptr<DevicePools> bfc_pools_;
   std::unique_ptr<MemoryAccounting> mem_;
   TimeNs release_start_ = -1;  // >= 0: the host thread is inside a release plan
-  std::uint32_t release_since_sleep_ = kNeverSlept;
-  // When the host thread last woke from a sleep in this trial (TrialStats::call_since_sleep).
-  std::optional<Clock::time_point> woke_;
+  std::uint32_t release_since_sleep_ = kNeverSlept, release_since_poll_ = kNeverSlept;
+  // When the host thread last woke from a sleep, and last ended a poll, in this trial
+  // (TrialStats::call_since_sleep, call_since_poll).
+  std::optional<Clock::time_point> slept_until_, polled_until_;
   TimeNs instrument_at_release_start_ = 0;
   TimeNs calls_at_release_start_ = 0;
   std::thread::id host_thread_;  // the thread that made the device and runs the plans

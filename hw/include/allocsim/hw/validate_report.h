@@ -15,7 +15,8 @@
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}],
 //    "callback_trials" (only for runs whose trials ran policy callbacks): [CallbackTrial's fields],
-//    "host_cold": {"inside_ratio", "outside_ratio", "inside_samples", "outside_samples"}}]}
+//    "host_after_sleep", "host_after_poll": {"window_ns", "factor", "cold_samples", "warm_samples",
+//                                            "bins" (the fit's lines)}}]}
 // Host cost per free: the host time of release plans over the releases, median over trials
 // (hardware, less the validation's own instrumentation) or over seeds (simulator);
 // `host_calls` splits the hardware's by backend call (host_calls.h), summed over all trials;
@@ -130,10 +131,10 @@ struct ValidateRun {
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
   std::vector<ForcedDelayResult> forced_delays;  // validate --schedule's forced run only
   std::vector<CallbackTrial> callback_trials;    // by trial; empty when no trial ran a callback
-  // This program's host costs on the GPU against the profile's, inside its host_cold_window_ns after
-  // a wake-up and past it, all trials (host_cold_fit.h): the simulator charges host_cold_factor
-  // inside and 1 past it.
-  HostColdCheck host_cold;
+  // How much slower this program's host calls ran after the host woke from a sleep, and after a
+  // synchronize's poll (host_cost_samples.h's WokeFrom), fitted over all trials as calibration
+  // fits the profile's host_cold_* (host_cold_fit.h).
+  HostColdFit host_after_sleep, host_after_poll;
 };
 
 /// validate --schedule: the run with the schedule's delays forced, next to `runs`' unforced one.
