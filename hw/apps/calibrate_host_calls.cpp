@@ -15,15 +15,14 @@
 #include "allocsim/core/policy.h"
 #include "allocsim/core/seeds.h"
 #include "allocsim/hw/host_calls.h"
-#include "allocsim/hw/host_cold_fit.h"
-#include "allocsim/hw/host_cost_samples.h"
 #include "validate_runner.h"
 
 namespace allocsim::hw {
 
 HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSpread& spread, const Scenario& workload,
                                          int trials) {
-  std::vector<CostSamples> kinds = host_cost_kinds();
+  std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> samples{};
+  std::vector<std::uint32_t> bookkeeping;
   HostCallCalibration out;
   out.workload = workload.name + ", every policy with guard none, " + std::to_string(trials) + " trials each";
   HwDeviceOptions options;
@@ -33,47 +32,49 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
   options.wait_timeout_ns = 5'000'000'000;
   for (const RegistryEntry& policy : list_policies()) {
     std::unique_ptr<HwDevice> device = make_hip_device(workload, options);
-    for (int t = 0; t < trials; ++t)
-      add_trial_samples(kinds,
-                        run_trial(*device, workload, policy.name, "none", workload.params,
-                                  seeds::nth(workload.seed, std::uint64_t(t))),
-                        WokeFrom::Sleep);
+    for (int t = 0; t < trials; ++t) {
+      const TrialStats s =
+          run_trial(*device, workload, policy.name, "none", workload.params, seeds::nth(workload.seed, std::uint64_t(t)));
+      for (std::size_t i = 0; i < samples.size(); ++i) {
+        samples[i].insert(samples[i].end(), s.call_samples[i].begin(), s.call_samples[i].end());
+      }
+      bookkeeping.insert(bookkeeping.end(), s.release_bookkeeping_samples.begin(), s.release_bookkeeping_samples.end());
+    }
   }
-  // The host's slowdown after a wake-up first (host_cold_fit.h): each cost is then measured over
-  // the calls outside its window, which the profile charges as they are.
-  const HostColdFit cold = fit_host_cold(kinds);
-  (void)set_platform_field(profile, *find_platform_field("host_cold_window_ns"), double(cold.window_ns));
-  (void)set_platform_field(profile, *find_platform_field("host_cold_factor"), cold.factor);
-  for (const std::string& line : cold.lines) out.quantiles.push_back("host after a sleep, " + line);
-  char summary[200];
-  std::snprintf(summary, sizeof summary,
-                "host_cold_window_ns %lld, host_cold_factor %.3f (over %llu calls inside the window, %llu outside)",
-                static_cast<long long>(cold.window_ns), cold.factor, static_cast<unsigned long long>(cold.cold_samples),
-                static_cast<unsigned long long>(cold.warm_samples));
-  out.quantiles.emplace_back(summary);
-  out.counts.emplace_back("host_cold_factor", double(cold.cold_samples));
-
-  // Each distribution goes to the log.
-  auto estimate = [&out, &spread](std::vector<std::uint32_t> v, const char* name, bool median) {
-    if (v.empty()) throw HwError(std::string("calibrate: no call outside the host's slow window measured ") + name);
-    const double value = cost_estimate(v, median);  // sorts v
+  // The simulator adds costs up, so a call's cost is its mean, over the calls below the 99th
+  // percentile (the rest are preemptions and page faults, up to ms, that a few hundred thousand
+  // calls do not average out). Launches are the exception: in the workload over a tenth of them
+  // block on a full launch queue (~160 us at p90), back-pressure the model does not have, so a
+  // launch costs its median. Each distribution goes to the log.
+  auto estimate = [&out, &spread](std::vector<std::uint32_t>& v, const char* name, bool median) {
+    std::sort(v.begin(), v.end());
     // A launch gets no spread: the upper part of its distribution is that back-pressure too.
     std::vector<double> as_double(v.begin(), v.end());
     if (!median) spread.quantiles[platform_field_index(*find_platform_field(name))] = spread_quantiles(as_double);
     auto q = [&v](double p) { return double(v[std::min(v.size() - 1, std::size_t(p * double(v.size())))]); };
+    const std::size_t keep = std::max<std::size_t>(1, v.size() * 99 / 100);
+    double trimmed = 0;
+    for (std::size_t i = 0; i < keep; ++i) trimmed += v[i];
+    trimmed /= double(keep);
     char line[256];
-    std::snprintf(line, sizeof line, "%s: p10 %.0f p50 %.0f p90 %.0f p99 %.0f max %.0f, %s %.0f", name, q(0.1),
-                  q(0.5), q(0.9), q(0.99), double(v.back()), median ? "median used" : "mean below p99 used", value);
+    std::snprintf(line, sizeof line, "%s: p10 %.0f p50 %.0f p90 %.0f p99 %.0f max %.0f, mean below p99 %.0f (%s)", name,
+                  q(0.1), q(0.5), q(0.9), q(0.99), double(v.back()), trimmed, median ? "median used" : "mean used");
     out.quantiles.emplace_back(line);
-    return value;
+    return median ? q(0.5) : trimmed;
   };
-  for (const CostSamples& k : kinds) {
-    if (k.ns.empty()) throw HwError("calibrate: the workload made nothing to measure " + k.name + " by");
-    // release_bookkeeping_ns: a release plan's host time less every call made inside it (waits too).
-    (void)set_platform_field(profile, *find_platform_field(k.name),
-                             estimate(warm_part(k, cold.window_ns), k.name.c_str(), k.by_median));
-    out.counts.emplace_back(k.name, double(k.ns.size()));
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const PlatformField* f = find_platform_field(kHostCalls[i].platform_field);
+    if (!f) continue;  // a wait: charged its length, no field
+    if (samples[i].empty())
+      throw HwError(std::string("calibrate: the workload made no ") + kHostCalls[i].name + " call to measure");
+    (void)set_platform_field(profile, *f, estimate(samples[i], f->name, HostCall(i) == HostCall::Launch));
+    out.counts.emplace_back(f->name, double(samples[i].size()));
   }
+  // A release's own bookkeeping: its plan's host time less every call made inside it (waits too).
+  if (bookkeeping.empty()) throw HwError("calibrate: the workload released nothing");
+  const PlatformField* book = find_platform_field("release_bookkeeping_ns");
+  (void)set_platform_field(profile, *book, estimate(bookkeeping, book->name, false));
+  out.counts.emplace_back(book->name, double(bookkeeping.size()));
   return out;
 }
 

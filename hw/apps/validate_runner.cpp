@@ -17,7 +17,6 @@
 #include "allocsim/engine/simulate.h"
 #include "allocsim/engine/execution_units.h"
 #include "allocsim/hw/corruption_pairs.h"
-#include "allocsim/hw/host_cost_samples.h"
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/launch_cadence.h"
 
@@ -225,7 +224,6 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   }
   const auto start = std::chrono::steady_clock::now();
   std::vector<double> ns_per_free, instrument_per_free, host_busy, host_cadence;
-  std::vector<CostSamples> after_sleep = host_cost_kinds(), after_poll = host_cost_kinds();
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
     // Every trial runs the one program loaded for this validate run's seed, so the GPU and the
@@ -268,8 +266,6 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.frees = s.releases;
       host_busy.push_back(double(s.host_busy_ns));
       host_cadence.push_back(double(s.host_cadence_ns));
-      add_trial_samples(after_sleep, s, WokeFrom::Sleep);
-      add_trial_samples(after_poll, s, WokeFrom::Poll);
       if (!s.callback_delay_samples.empty()) run.callback_trials.push_back(callback_trial(s));
       if (s.releases) {
         ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
@@ -289,8 +285,6 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.instrument_ns_per_free = upper_median(instrument_per_free);
   run.host_busy_ns = upper_median(host_busy);
   run.host_cadence_ns = upper_median(host_cadence);
-  run.host_after_sleep = fit_host_cold(after_sleep);
-  run.host_after_poll = fit_host_cold(after_poll);
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
   run.sim = predict(scenario, policy, guard, config, config.spread, units, sim_runs, &pairs, timeline);
   run.corruption_pairs = pairs.pairs();
@@ -326,10 +320,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
                                      : std::string())
               << ", peak hw "
               << run.peak_bytes_in_use << " sim " << run.sim.peak_bytes_in_use << ", host ns/free "
-              << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << ", host after a sleep "
-              << run.host_after_sleep.factor << "x for " << run.host_after_sleep.window_ns / 1000 << " us, after a poll "
-              << run.host_after_poll.factor << "x for " << run.host_after_poll.window_ns / 1000 << " us"
-              << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
+              << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";
   return run;
 }
 

@@ -14,7 +14,6 @@
 
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/plan_executor.h"
-#include "allocsim/hw/host_cold_fit.h"
 #include "allocsim/hw/pattern.h"
 #include "allocsim/hw/timeline.h"
 #include "allocsim/hw/version_map.h"
@@ -68,16 +67,12 @@ class HipDevice final : public HwDevice {
       d_.in_call_ = true;
       instrument_at_start_ = d_.stats_.instrument_ns;
       t0_ = Clock::now();
-      since_sleep_ = d_.since(d_.slept_until_, t0_);
-      since_poll_ = d_.since(d_.polled_until_, t0_);
     }
     ~CallTimer() {
       if (!on_) return;
       const TimeNs ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count() -
                         (d_.stats_.instrument_ns - instrument_at_start_);
       d_.stats_.call_samples[std::size_t(c_)].push_back(sample_ns(ns));
-      d_.stats_.call_since_sleep[std::size_t(c_)].push_back(since_sleep_);
-      d_.stats_.call_since_poll[std::size_t(c_)].push_back(since_poll_);
       for (auto* table : {&d_.stats_.calls, d_.release_start_ >= 0 ? &d_.stats_.release_calls : nullptr}) {
         if (!table) continue;
         CallTime& c = (*table)[std::size_t(c_)];
@@ -95,7 +90,6 @@ class HipDevice final : public HwDevice {
     bool on_;
     TimeNs instrument_at_start_ = 0;
     Clock::time_point t0_{};
-    std::uint32_t since_sleep_ = kNeverSlept, since_poll_ = kNeverSlept;
   };
 
  public:
@@ -186,7 +180,6 @@ class HipDevice final : public HwDevice {
     use_masks_.clear();
     pending_alias_.clear();
     stats_ = TrialStats{};
-    slept_until_ = polled_until_ = std::nullopt;
     (void)state_mu_.take_wait_ns();
     {
       std::lock_guard<std::mutex> sl(sem_mu_);
@@ -248,8 +241,6 @@ class HipDevice final : public HwDevice {
     instrument_at_release_start_ = stats_.release_instrument_ns;
     calls_at_release_start_ = release_calls_ns();
     release_start_ = now();
-    release_since_sleep_ = since(slept_until_, Clock::now());
-    release_since_poll_ = since(polled_until_, Clock::now());
   }
   void end_release_timing() override {
     if (release_start_ < 0) return;
@@ -257,8 +248,6 @@ class HipDevice final : public HwDevice {
     stats_.release_host_ns += spent;
     const TimeNs own = spent - (release_calls_ns() - calls_at_release_start_);
     stats_.release_bookkeeping_samples.push_back(sample_ns(own));
-    stats_.release_bookkeeping_since_sleep.push_back(release_since_sleep_);
-    stats_.release_bookkeeping_since_poll.push_back(release_since_poll_);
     release_start_ = -1;
   }
   void begin_host_op(std::size_t op) override {
@@ -313,26 +302,16 @@ class HipDevice final : public HwDevice {
       if (!wait) continue;
       const Step& step = *wait;
       if (step.kind == Step::Kind::Do) continue;  // already run by todo.next
-      const Clock::time_point started = Clock::now();
-      {
-        CallTimer timed(*this, HostCall::Wait);
-        switch (step.kind) {
-          case Step::Kind::Do: break;
-          case Step::Kind::WaitEvent: wait_event(step.event); break;
-          case Step::Kind::WaitStream: wait_stream(step.stream); break;
-          case Step::Kind::WaitAll: wait_all(deadline_from_now()); break;
-          case Step::Kind::WaitPoolFree: wait_pool_free(step.deadline); break;
-          case Step::Kind::AcquireSemaphore: acquire_semaphore(); break;
-          case Step::Kind::LockMutex: lock_mutex(step.mutex); break;
-        }
+      CallTimer timed(*this, HostCall::Wait);
+      switch (step.kind) {
+        case Step::Kind::Do: break;
+        case Step::Kind::WaitEvent: wait_event(step.event); break;
+        case Step::Kind::WaitStream: wait_stream(step.stream); break;
+        case Step::Kind::WaitAll: wait_all(deadline_from_now()); break;
+        case Step::Kind::WaitPoolFree: wait_pool_free(step.deadline); break;
+        case Step::Kind::AcquireSemaphore: acquire_semaphore(); break;
+        case Step::Kind::LockMutex: lock_mutex(step.mutex); break;
       }
-      // A synchronize polls (the host stays awake); these three sleep on a condition variable or
-      // a mutex when they block.
-      const bool sleeps = step.kind == Step::Kind::WaitPoolFree || step.kind == Step::Kind::AcquireSemaphore ||
-                          step.kind == Step::Kind::LockMutex;
-      const Clock::time_point ended = Clock::now();
-      if (on_host_thread() && ended - started >= std::chrono::nanoseconds(kSleptMinNs))
-        (sleeps ? slept_until_ : polled_until_) = ended;
     }
     // The host goes on to something else: a release this plan made without freeing is visible.
     std::lock_guard<StateMutex> lk(state_mu_);
@@ -710,11 +689,6 @@ class HipDevice final : public HwDevice {
   }
 
   bool on_host_thread() const { return std::this_thread::get_id() == host_thread_; }
-  /// A TrialStats::call_since_sleep sample: from `woke` (none: kNeverSlept) to `t`.
-  static std::uint32_t since(const std::optional<Clock::time_point>& woke, Clock::time_point t) {
-    if (!woke) return kNeverSlept;
-    return std::min(sample_ns(t - *woke), kNeverSlept - 1);
-  }
   /// Runs the validation's own instrumentation `f` (a check); on the host thread its time is kept
   /// apart (TrialStats::instrument_ns, release_instrument_ns), not charged to a call or policy.
   template <class F>
@@ -882,10 +856,6 @@ class HipDevice final : public HwDevice {
   std::unique_ptr<DevicePools> bfc_pools_;
   std::unique_ptr<MemoryAccounting> mem_;
   TimeNs release_start_ = -1;  // >= 0: the host thread is inside a release plan
-  std::uint32_t release_since_sleep_ = kNeverSlept, release_since_poll_ = kNeverSlept;
-  // When the host thread last woke from a sleep, and last ended a poll, in this trial
-  // (TrialStats::call_since_sleep, call_since_poll).
-  std::optional<Clock::time_point> slept_until_, polled_until_;
   TimeNs instrument_at_release_start_ = 0;
   TimeNs calls_at_release_start_ = 0;
   std::thread::id host_thread_;  // the thread that made the device and runs the plans

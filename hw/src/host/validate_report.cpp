@@ -107,17 +107,6 @@ boost::json::object run_json(const ValidateRun& run) {
                                            {"wall_ns", t.wall_ns}});
     o["callback_trials"] = std::move(trials);
   }
-  auto cold = [](const HostColdFit& f) {
-    boost::json::array bins;
-    for (const std::string& line : f.lines) bins.emplace_back(line);
-    return boost::json::object{{"window_ns", f.window_ns},
-                               {"factor", f.factor},
-                               {"cold_samples", f.cold_samples},
-                               {"warm_samples", f.warm_samples},
-                               {"bins", std::move(bins)}};
-  };
-  o["host_after_sleep"] = cold(run.host_after_sleep);
-  o["host_after_poll"] = cold(run.host_after_poll);
   return o;
 }
 

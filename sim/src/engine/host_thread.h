@@ -26,7 +26,6 @@ struct HostThread {
   bool waking = false;          // a wake-up is queued
   std::uint64_t gen = 0;        // resume events of an older generation are stale
   TimeNs blocked_since = 0;
-  TimeNs cold_until = 0;  // its costs begun before this are slower: it woke from a sleep (platform.h)
   std::uint64_t wait_rec = 0;        // Event
   StreamId wait_stream = kNoStream;  // Stream
   PoolId wait_pool = kSharedPool;    // PoolFree

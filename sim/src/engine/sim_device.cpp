@@ -123,23 +123,15 @@ std::optional<double> SimDevice::draw(const PlatformField& f) {
 
 TimeNs SimDevice::cost(TimeNs PlatformProfile::*member) {
   const TimeNs fixed = config_.platform.*member;
+  if (!config_.spread) return fixed;
   for (const PlatformField& f : kPlatformFields)
     if (f.ns == member) {
-      const std::optional<double> v = config_.spread ? draw(f) : std::nullopt;
-      const bool host = f.payer == CostPayer::host;
-      const double pace = host ? host_pace_ : 1;
-      const double cold = host ? host_cold_factor() : 1;
-      if (!v && pace == 1 && cold == 1) return fixed;  // exactly the profile's value, as before paces existed
-      return TimeNs(std::llround((v ? *v : double(fixed)) * pace * cold));
+      const std::optional<double> v = draw(f);
+      const double pace = f.payer == CostPayer::host ? host_pace_ : 1;
+      if (!v && pace == 1) return fixed;  // exactly the profile's value, as before paces existed
+      return TimeNs(std::llround((v ? *v : double(fixed)) * pace));
     }
   return fixed;
-}
-
-double SimDevice::host_cold_factor() const {
-  // The host thread's own costs only: not a host field the callback thread pays (a deferred free's
-  // host_free_ns), nor the wake-up it is charged while it still sleeps.
-  const bool cold = current_ == Agent::Host && host_.wait == HostWait::None && host_.now < host_.cold_until;
-  return cold ? config_.platform.host_cold_factor : 1;
 }
 
 TimeNs SimDevice::op_duration(TimeNs nominal) {

@@ -178,9 +178,6 @@ class SimDevice final : public Device {
   /// What one use of the cost `member` takes: the profile's value, or a draw from its spread;
   /// times the run's host pace when the host thread pays it.
   TimeNs cost(TimeNs PlatformProfile::*member);
-  /// host_cold_factor while the host runs within host_cold_window_ns of a wake-up from a sleep
-  /// (host_resume), else 1.
-  double host_cold_factor() const;
   /// A device op's duration under the spread of spin_ns_per_cycle (the kernel's jitter).
   TimeNs op_duration(TimeNs nominal);
   /// When a device op's accesses happen, as offsets from when it takes its stream. The stream

@@ -126,9 +126,6 @@ void SimDevice::host_resume(std::uint64_t gen) {
   if (host_.wait == HostWait::Done) return;
   if (host_.wait != HostWait::None) {
     const bool in_driver_call = host_.wait == HostWait::CallbackSlot;
-    // These three sleep on a condition variable or mutex; a synchronize polls, awake.
-    const bool slept =
-        host_.wait == HostWait::Semaphore || host_.wait == HostWait::PoolFree || host_.wait == HostWait::Mutex;
     const TimeNs from = host_.blocked_since;
     std::string_view why;
     switch (host_.wait) {
@@ -173,7 +170,6 @@ void SimDevice::host_resume(std::uint64_t gen) {
     // the HIP backend's timers see it (TrialStats::host_busy_ns), not a wait it chose.
     if (in_driver_call) host_.busy += host_.now - from;
     else host_.add_blocked(host_.now - from);
-    if (slept && config_.platform.host_cold_window_ns > 0) host_.cold_until = host_.now + config_.platform.host_cold_window_ns;
     emit([&](auto& o) { o.on_host_blocked(from, host_.now, why); });
   }
   host_.now = std::max(host_.now, now_);

@@ -113,13 +113,6 @@ struct TrialStats {
   std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> call_samples{};
   // Each release plan's host time besides its calls (and instrumentation), in ns: its bookkeeping.
   std::vector<std::uint32_t> release_bookkeeping_samples;
-  // For each sample above, index for index: the time from the host's last wake-up from a sleep (a
-  // compute-semaphore acquire, OOM wait or host mutex lock that blocked for kSleptMinNs or more) to
-  // the call's or plan's start, in ns, capped at 2^32 - 2; kNeverSlept before the trial's first.
-  // Calibration fits the host's slowdown after a wake-up from them (host_cold_fit.h). `since_poll`:
-  // the same from the end of the last synchronize that polled for kSleptMinNs or more.
-  std::array<std::vector<std::uint32_t>, std::size_t(HostCall::kCount)> call_since_sleep{}, call_since_poll{};
-  std::vector<std::uint32_t> release_bookkeeping_since_sleep, release_bookkeeping_since_poll;
   TimeNs wall_ns = 0;
   // The host thread's time through the program (run_trial's interpreter loop) less its blocking
   // waits: the same quantity as the simulator's RunMeasures::host_busy_ns, so their ratio is how

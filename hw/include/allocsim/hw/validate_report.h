@@ -14,9 +14,7 @@
 //    "host_busy_ns", "host_cadence_ns", "sim_host_paced" (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}],
-//    "callback_trials" (only for runs whose trials ran policy callbacks): [CallbackTrial's fields],
-//    "host_after_sleep", "host_after_poll": {"window_ns", "factor", "cold_samples", "warm_samples",
-//                                            "bins" (the fit's lines)}}]}
+//    "callback_trials" (only for runs whose trials ran policy callbacks): [CallbackTrial's fields]}]}
 // Host cost per free: the host time of release plans over the releases, median over trials
 // (hardware, less the validation's own instrumentation) or over seeds (simulator);
 // `host_calls` splits the hardware's by backend call (host_calls.h), summed over all trials;
@@ -42,7 +40,6 @@
 
 #include "allocsim/core/platform.h"
 #include "allocsim/hw/host_calls.h"
-#include "allocsim/hw/host_cold_fit.h"
 
 namespace allocsim::hw {
 
@@ -131,10 +128,6 @@ struct ValidateRun {
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
   std::vector<ForcedDelayResult> forced_delays;  // validate --schedule's forced run only
   std::vector<CallbackTrial> callback_trials;    // by trial; empty when no trial ran a callback
-  // How much slower this program's host calls ran after the host woke from a sleep, and after a
-  // synchronize's poll (host_cost_samples.h's WokeFrom), fitted over all trials as calibration
-  // fits the profile's host_cold_* (host_cold_fit.h).
-  HostColdFit host_after_sleep, host_after_poll;
 };
 
 /// validate --schedule: the run with the schedule's delays forced, next to `runs`' unforced one.

@@ -46,11 +46,6 @@ struct PlatformProfile {
   // A switch, 0 or 1: 0 is CUDA's own callback (what XLA's ThenExecuteCallback gets); calibrate
   // writes 1, as the HIP backend runs every callback through its relay thread.
   std::int64_t callback_relay = 0;
-  // The host's slowdown after it wakes from a sleep (hw/include/allocsim/hw/host_cold_fit.h): off by
-  // default (window 0, factor 1), as a program's own host costs are what they are; calibrate writes
-  // what it measured.
-  TimeNs host_cold_window_ns = 0;
-  double host_cold_factor = 1;
 };
 
 /// Who spends a cost's time: the host thread (its calls, bookkeeping and wake-ups, which a run's
@@ -58,8 +53,7 @@ struct PlatformProfile {
 enum class CostPayer { host, callback_thread, device };
 
 /// One field: exactly one of `ns` (a whole number: a duration in ns, the one count,
-/// pending_callback_limit, or the one switch, callback_relay) and `ratio` (ns per spin cycle, or
-/// the host's cold factor) is set, and which one is the field's unit.
+/// pending_callback_limit, or the one switch, callback_relay) and `ratio` (ns per spin cycle) is set, and which one is the field's unit.
 struct PlatformField {
   // Aliases, not `TimeNs PlatformProfile::*ns`: nvcc's host pass rewrites that declarator with
   // parentheses that g++ then warns about (-Wparentheses) in calibrate.hip.
@@ -72,7 +66,7 @@ struct PlatformField {
   CostPayer payer;
 };
 
-inline constexpr std::array<PlatformField, 22> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 20> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -117,12 +111,6 @@ inline constexpr std::array<PlatformField, 22> kPlatformFields = {{
      "1: the driver's callback only hands each host callback to a relay thread (the HIP backend's), so its marker "
      "leaves the stream and frees its pending-callback slot at the hand-over, before the body runs; 0: the body "
      "runs in the driver's callback, which holds both until it returns (CUDA's own)", CostPayer::device},
-    {"host_cold_window_ns", &PlatformProfile::host_cold_window_ns, nullptr,
-     "how long the host runs slower after it wakes from a sleep on a condition variable or mutex (a compute-semaphore "
-     "acquire, an OOM wait, a host mutex lock that blocked; not a synchronize, which polls): its costs begun within "
-     "this time of the wake-up are host_cold_factor times the profile's (0: none)", CostPayer::host},
-    {"host_cold_factor", nullptr, &PlatformProfile::host_cold_factor,
-     "how much slower the host's costs are inside host_cold_window_ns after a wake-up (1: not slower)", CostPayer::host},
 }};
 
 // Every member is 8 bytes, so a member added without its row changes the size and stops the build.
