@@ -88,7 +88,7 @@ TEST_CASE("mutex-callback-6318 deadlocks when the host's wait is long enough to 
   CHECK(run_case("mutex-callback-6318", "immediate", p).completed);
 }
 
-TEST_CASE("scratch-teardown-43489: both variants complete on the timed schedule; fixed=1 has no callback",
+TEST_CASE("scratch-teardown-43489: both variants complete on the timed schedule - fixed=1 has no callback",
           "[cases][mutex]") {
   for (int f : {0, 1}) {
     const Scenario s = load_scenario(case_path("scratch-teardown-43489"), fixed(f));

@@ -43,7 +43,7 @@ std::string log_of(const Scenario& sc, std::uint64_t seed, bool races) {
 
 }  // namespace
 
-TEST_CASE("same seed gives a byte-identical event log; another seed differs", "[engine]") {
+TEST_CASE("same seed gives a byte-identical event log - another seed differs", "[engine]") {
   const Scenario sc = random_scenario();
   const std::string a = log_of(sc, 7, false);
   const std::string b = log_of(sc, 7, false);

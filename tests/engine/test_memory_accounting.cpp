@@ -123,7 +123,7 @@ TEST_CASE("preexisting buffers are allocated at program start and their release 
   }
 }
 
-TEST_CASE("a preexisting buffer of unknown size is not allocated; its release is ignored", "[engine][memory]") {
+TEST_CASE("a preexisting buffer of unknown size is not allocated - its release is ignored", "[engine][memory]") {
   ProgramBuilder pb;
   BufferId p = pb.buffer("p");
   pb.program().preexisting.push_back(p);  // no preexisting_bytes entry

@@ -86,7 +86,7 @@ TEST_CASE("waiting on a never-recorded event is a no-op", "[engine]") {
   CHECK(on_autotune.start == 21);  // 10 + 1 (stream wait) + 10: not held back by compute
 }
 
-TEST_CASE("a wait uses the record current at the wait; a re-record does not move it", "[engine]") {
+TEST_CASE("a wait uses the record current at the wait - a re-record does not move it", "[engine]") {
   ProgramBuilder pb({"a", "b"});
   EventId e = pb.event("e");
   // first record on compute after a short kernel; wait; then re-record after a long kernel.

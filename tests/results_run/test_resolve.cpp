@@ -28,7 +28,7 @@ RunConfig churn(std::optional<std::uint64_t> seed) {
 
 }  // namespace
 
-TEST_CASE("parse_set_items: key=value with a finite number; anything else names the item", "[resolve]") {
+TEST_CASE("parse_set_items: key=value with a finite number - anything else names the item", "[resolve]") {
   const auto items = parse_set_items({"trials=5", "spin_ns=1e6", "trials=7"});
   REQUIRE(items.size() == 3);
   CHECK(items[1].key == "spin_ns");
@@ -63,7 +63,7 @@ TEST_CASE("the run's seed reaches the sizes drawn while loading", "[resolve][see
   CHECK_THROWS_AS(load_for_run(churn((std::uint64_t(1) << 53) + 1)), RunInputError);
 }
 
-TEST_CASE("two runs with the same seed give identical bytes of output; other seeds differ",
+TEST_CASE("two runs with the same seed give identical bytes of output - other seeds differ",
           "[resolve][seed]") {
   auto json_of = [](std::uint64_t seed) {
     const RunConfig c = churn(seed);

@@ -163,7 +163,7 @@ TEST_CASE("pretty_json parses back to the same value and is deterministic", "[re
   CHECK(text.find("\n  \"races\": {\n    \"latent\": 11") != std::string::npos);
 }
 
-TEST_CASE("CSV columns start with section 6 in contract order; rows line up", "[result_json]") {
+TEST_CASE("CSV columns start with section 6 in contract order - rows line up", "[result_json]") {
   const std::vector<std::string> contract = {
       "scenario", "policy", "guard", "semaphore", "seed", "races.latent", "races.manifest",
       "memory.peak_bytes_in_use", "memory.peak_live_bytes", "memory.peak_pending_bytes", "memory.peak_pool_bytes",
@@ -201,7 +201,7 @@ TEST_CASE("csv_field quotes only when needed", "[result_json]") {
   CHECK(csv_field("two\nlines") == "\"two\nlines\"");
 }
 
-TEST_CASE("finding kinds: one table of names, both ways; each count under its kind's key", "[result_json]") {
+TEST_CASE("finding kinds: one table of names, both ways - each count under its kind's key", "[result_json]") {
   std::set<std::string_view> names, keys;
   for (std::size_t i = 0; i < kFindingKinds; ++i) {
     const FindingKind k = FindingKind(i);

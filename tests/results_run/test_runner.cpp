@@ -144,7 +144,7 @@ TEST_CASE("platform file and --set platform keys reach the simulation", "[runner
   std::filesystem::remove(path);
 }
 
-TEST_CASE("a real run's JSON has the section-6 keys; its trace has the contract's structure", "[runner][perfetto]") {
+TEST_CASE("a real run's JSON has the section-6 keys - its trace has the contract's structure", "[runner][perfetto]") {
   const Scenario s = repro(2);
   PerfettoWriter trace(&s.program, s.name);
   RunConfig c;

@@ -41,7 +41,7 @@ program: [begin_execution, end_execution]
   CHECK(s.program.ops[1].kind == HostOpKind::EndExecution);
 }
 
-TEST_CASE("compute is added first when streams omit it; default streams are compute + autotune") {
+TEST_CASE("compute is added first when streams omit it - default streams are compute + autotune") {
   CHECK(load_text("streams: [h2d]\nprogram: []\n").program.streams[0].name == "compute");
   CHECK(load_text("streams: [h2d]\nprogram: []\n").program.streams[1].name == "h2d");
   CHECK(load_text("program: []\n").program.streams[1].name == "autotune");

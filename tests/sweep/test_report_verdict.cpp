@@ -348,7 +348,7 @@ TEST_CASE("verdict: every option racy gives no ranking and says so", "[verdict]"
   CHECK(md.find("Race-free options ranked") == std::string::npos);
 }
 
-TEST_CASE("verdict: no option racy; runs identical from the number of executions on", "[verdict]") {
+TEST_CASE("verdict: no option racy - runs identical from the number of executions on", "[verdict]") {
   auto md = check_consistent(make_input({{"immediate", "none", 15, 512, 0, 8000},
                                          {"deferred-callback", "none", 15, 512, 1, 8000, 0, 15},
                                          {"host-sync", "none", 15, 512, 900, 9000}},

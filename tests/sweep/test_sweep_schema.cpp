@@ -53,7 +53,7 @@ TEST_CASE("expand_jobs is policy-major, seeds = base + 0..N-1") {
   for (std::size_t i = 0; i < jobs.size(); ++i) CHECK(jobs[i].index == i);
 }
 
-TEST_CASE("results.csv: contract columns first, in order; one row per job in job order") {
+TEST_CASE("results.csv: contract columns first, in order - one row per job in job order") {
   auto dir = fresh_dir("schema");
   auto spec = test::fake_spec();
   results::SweepOptions o;
