@@ -15,6 +15,7 @@
 #include "allocsim/core/policy.h"
 #include "allocsim/core/seeds.h"
 #include "allocsim/hw/host_calls.h"
+#include "allocsim/results/resolve.h"
 #include "validate_runner.h"
 
 namespace allocsim::hw {
@@ -116,8 +117,19 @@ std::string calibrate_signal_wakeup(PlatformProfile& profile, PlatformSpread& sp
   return line;
 }
 
-std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile, const Scenario& workload,
-                                int trials) {
+Scenario calibration_workload(bool pace) {
+  RunConfig run;
+  run.scenario = kCalibrationWorkload;
+  if (pace) run.sets.set("steps", kPaceWorkloadSteps);
+  return load_for_run(run);
+}
+
+namespace {
+
+/// The host-pace workload's host busy time of each trial in this process but the first, which
+/// carries the process's first-use costs; sorted.
+std::vector<double> pace_workload_busy(const PlatformProfile& profile) {
+  const Scenario workload = calibration_workload(true);
   HwDeviceOptions options;
   options.platform = profile;
   options.params = workload.params;
@@ -125,19 +137,25 @@ std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& p
   options.wait_timeout_ns = 5'000'000'000;
   std::unique_ptr<HwDevice> device = make_hip_device(workload, options);
   std::vector<double> busy;
-  for (int t = 0; t < trials; ++t) {
+  for (int t = 0; t < kPaceWorkloadTrials; ++t) {
     const TrialStats s =
         run_trial(*device, workload, "immediate", "none", workload.params, seeds::nth(workload.seed, std::uint64_t(t)));
-    if (t > 0) busy.push_back(double(s.host_busy_ns));  // trial 0 carries the process's first-use costs
+    if (t > 0) busy.push_back(double(s.host_busy_ns));
   }
-  if (busy.empty()) throw HwError("calibrate: host pace needs at least 2 trials");
-  std::vector<double> sorted = busy;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = sorted[sorted.size() / 2];
-  if (!(median > 0)) throw HwError("calibrate: the host-pace workload took no host time");
+  std::sort(busy.begin(), busy.end());
+  if (busy.empty() || !(busy[busy.size() / 2] > 0)) throw HwError("calibrate: the host-pace workload took no host time");
+  return busy;
+}
+
+}  // namespace
+
+std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile) {
+  std::vector<double> busy = pace_workload_busy(profile);
+  const double median = busy[busy.size() / 2];
+  spread.host_pace_reference_ns = median;
   for (double& b : busy) b /= median;
   spread.host_pace = spread_quantiles(busy);
-  std::string line = "host_pace over " + std::to_string(busy.size()) + " trials of " + workload.name + " (median " +
+  std::string line = "host_pace over " + std::to_string(busy.size()) + " trials of " + kCalibrationWorkload + " (median " +
                      std::to_string(std::llround(median / 1000)) + " us host busy):";
   char q[32];
   for (std::size_t i = 0; i < kSpreadLevels.size(); ++i) {
@@ -145,6 +163,16 @@ std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& p
     line += q;
   }
   return line;
+}
+
+ProcessPace measure_process_pace(const PlatformProfile& profile, const PlatformSpread& spread) {
+  const std::vector<double> busy = pace_workload_busy(profile);
+  ProcessPace p;
+  p.trials = int(busy.size());
+  p.reference_ns = spread.host_pace_reference_ns;
+  p.busy_ns = busy[busy.size() / 2];
+  p.pace = p.busy_ns / p.reference_ns;
+  return p;
 }
 
 }  // namespace allocsim::hw

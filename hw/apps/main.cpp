@@ -50,26 +50,13 @@ std::string join_args(int argc, char** argv) {
   return s;
 }
 
-/// The workload the host-call costs are measured in: a built-in scenario that validation does not
-/// run, so the validated scenarios test the profile rather than fit it.
-constexpr const char* kCalibrationWorkload = "training-churn";
-/// The host-pace runs of that workload: its steps and how many trials (hw::calibrate_host_pace).
-constexpr int kPaceWorkloadSteps = 4;
-constexpr int kPaceWorkloadTrials = 200;
-
 /// Measures the device-side costs, then the host-side ones inside the calibration workload; writes
 /// the profile to `out_path` once every field is measured and prints each with its meaning.
 int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
   hw::CalibrationOutput c = hw::calibrate_device(iterations);
-  RunConfig workload_run;
-  workload_run.scenario = kCalibrationWorkload;
   const hw::HostCallCalibration host =
-      hw::calibrate_host_calls(c.profile, c.spread, load_for_run(workload_run), trials);
-  // The host's pace over short runs of the same workload: a few steps, about a millisecond of host
-  // time each, the span over which a validated program's host races its device.
-  workload_run.sets.set("steps", kPaceWorkloadSteps);
-  const std::string pace =
-      hw::calibrate_host_pace(c.spread, c.profile, load_for_run(workload_run), kPaceWorkloadTrials);
+      hw::calibrate_host_calls(c.profile, c.spread, hw::calibration_workload(false), trials);
+  const std::string pace = hw::calibrate_host_pace(c.spread, c.profile);
   const std::string signal = hw::calibrate_signal_wakeup(c.profile, c.spread, 200);
   for (const PlatformField& f : kPlatformFields)
     if (!(platform_value(c.profile, f) >= 0))
@@ -140,6 +127,19 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   report.platform_source = run.platform_file.value_or("scenario defaults");
   report.semaphore = config.semaphore;
   std::cerr << "validate " << scenario.name << " on " << report.device << "\n";
+  // The host's pace differs between processes (PlatformSpread::host_pace_reference_ns): the
+  // calibration's host-pace workload again, here, scales the pace every simulated run draws. A
+  // schedule's forced run is compared trial for trial and keeps the calibration's.
+  if (config.spread.host_pace_reference_ns > 0 && !schedule) {
+    report.process_pace = hw::measure_process_pace(config.platform, config.spread);
+    config.process_pace = report.process_pace->pace;
+    std::vector<double>& q = config.spread.host_pace;
+    if (q.empty()) q.assign(kSpreadLevels.size(), 1.0);
+    for (double& x : q) x *= config.process_pace;
+    std::cerr << "host pace in this process: " << report.process_pace->pace << " (the host-pace workload's median "
+              << report.process_pace->busy_ns / 1000 << " us host busy against the calibration's "
+              << report.process_pace->reference_ns / 1000 << ")\n";
+  }
   hw::TimelineFile timeline;
   timeline.scenario = scenario.name;
   timeline.semaphore = config.semaphore;

@@ -78,6 +78,8 @@ std::string platform_to_json(const PlatformProfile& p, const PlatformSpread& spr
       write_quantiles(out, f.name, t, first_tail);
     }
     if (!first_tail) out << "\n  }";
+    if (spread.host_pace_reference_ns > 0)
+      out << ",\n  \"" << kHostPaceReferenceKey << "\": " << boost::json::serialize(boost::json::value(spread.host_pace_reference_ns));
   }
   out << "\n}\n";
   return out.str();
@@ -88,6 +90,11 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
   boost::json::value root = boost::json::parse(text, ec);
   if (ec) throw PlatformError(source + ": not valid JSON: " + ec.message());
   PlatformSpread s;
+  if (const boost::json::value* ref = root.is_object() ? root.get_object().if_contains(kHostPaceReferenceKey) : nullptr) {
+    s.host_pace_reference_ns = number_of(*ref, source, kHostPaceReferenceKey);
+    if (!(s.host_pace_reference_ns > 0 && s.host_pace_reference_ns < 1e15))
+      throw PlatformError(source + ": '" + kHostPaceReferenceKey + "' must be a positive duration in ns, below 10^15");
+  }
   const boost::json::value* spread = root.is_object() ? root.get_object().if_contains("spread") : nullptr;
   if (!spread) return s;
   if (!spread->is_object()) throw PlatformError(source + ": 'spread' must be an object of field -> quantiles");
@@ -130,7 +137,8 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
   if (!root.is_object()) throw PlatformError(source + ": expected a JSON object of platform costs");
   PlatformProfile p;
   for (const auto& kv : root.get_object()) {
-    if (kv.key() == "spread" || kv.key() == kSpreadTailKey) continue;  // spread_from_json's
+    if (kv.key() == "spread" || kv.key() == kSpreadTailKey || kv.key() == kHostPaceReferenceKey)
+      continue;  // spread_from_json's
     const PlatformField* f = find_platform_field(kv.key());
     if (!f)
       throw PlatformError(source + ": unknown key '" + std::string(kv.key()) + "' (known: " + known_keys() + ")");

@@ -69,6 +69,21 @@ TEST_CASE("validate.md lists each run with host cost per free") {
   CHECK(md.find("rate miss > 10 pp") != std::string::npos);
 }
 
+TEST_CASE("validate.json and validate.md carry the host pace measured in the validating process") {
+  hw::ValidateReport r = sample();
+  CHECK(!boost::json::parse(hw::validate_json(r)).as_object().contains("process_pace"));
+  CHECK(hw::validate_markdown(r).find("host pace in this process") == std::string::npos);
+  r.process_pace = hw::ProcessPace{199, 1'600'000, 1'200'000, 0.75};
+  auto pace = boost::json::parse(hw::validate_json(r)).as_object()["process_pace"].as_object();
+  CHECK(pace["trials"].to_number<int>() == 199);
+  CHECK(pace["reference_ns"].to_number<double>() == 1'600'000);
+  CHECK(pace["busy_ns"].to_number<double>() == 1'200'000);
+  CHECK(pace["pace"].to_number<double>() == 0.75);
+  CHECK(hw::validate_markdown(r).find("- host pace in this process: 0.750 (the calibration's host-pace workload, 199 "
+                                      "trials here: median 1200 us host busy against 1600 us when calibrated)") !=
+        std::string::npos);
+}
+
 TEST_CASE("write_validate_files writes both files, or none into an unwritable place") {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / "allocsim_hw_validate_test";

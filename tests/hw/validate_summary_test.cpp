@@ -180,14 +180,17 @@ TEST_CASE("summary: the prediction with the host pace measured on the GPU, point
   paced.peak_bytes_in_use_min = 1 << 20, paced.peak_bytes_in_use_max = 4 << 20;
   paced.host_pace = {0.9, 1.0, 1.1, 1.2, 1.3, 1.5, 2.0};
   r.sim_host_paced = paced;
+  // The calibrated prediction drew its pace around 0.8: the validating process ran the host-pace
+  // workload at 0.8 of the calibrating process's time.
+  r.sim.host_pace = {0.7, 0.75, 0.78, 0.8, 0.82, 0.85, 0.9};
   rep.runs = {r};
   hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
   const std::string md = hw::validate_summary_markdown(dir.string());
   CHECK(md.find("## Predicted with this host's pace on each program") != std::string::npos);
-  CHECK(md.find("| toy | 2 | 1.00 / 1.20 / 1.50 | 30.0% | 25.0% | +5.0 pp | +10.0 pp | 0.125 | **+50.0 pp** |") !=
+  CHECK(md.find("| toy | 2 | 1.00 / 1.20 / 1.50 | 30.0% | 25.0% | +5.0 pp | +10.0 pp | 0.125 | 0.80 | **+50.0 pp** |") !=
         std::string::npos);
   CHECK(md.find("With the measured pace, 1 of 1 points lie within 10 pp overall and 1 of 1 within 20 pp on every "
-                "execution; with the calibration's pace alone, 0 and 0.") != std::string::npos);
+                "execution; calibrated (the last column's prediction), 0 and 0.") != std::string::npos);
   CHECK(md.find("| toy | 2 | immediate + none | 1.00–3.00 | 1.00–1.00 | **no** | 1.00–4.00 | yes |") != std::string::npos);
   CHECK(md.find("Inside the host-paced prediction's: 1 of 1; for the callback and poll policies, 0 of 0.") !=
         std::string::npos);

@@ -36,7 +36,7 @@ TEST_CASE("platform profile round-trips every field", "[platform]") {
   CHECK(text.find("\"callback_latency_ns\": " + std::to_string(p.callback_latency_ns) + ",") != std::string::npos);
 }
 
-TEST_CASE("missing keys keep the defaults; fractional ns are rounded", "[platform]") {
+TEST_CASE("missing keys keep the defaults - fractional ns are rounded", "[platform]") {
   const PlatformProfile p = platform_from_json(R"({"callback_latency_ns": 50000.6})");
   CHECK(p.callback_latency_ns == 50001);
   PlatformProfile expected;
@@ -68,7 +68,7 @@ TEST_CASE("platform file save and load", "[platform]") {
   std::filesystem::remove(path);
 }
 
-TEST_CASE("set override: platform keys override a profile; other keys are ignored", "[platform]") {
+TEST_CASE("set override: platform keys override a profile - other keys are ignored", "[platform]") {
   PlatformProfile p = odd_profile();
   Params sets;
   sets.set("callback_latency_ns", 70000);
@@ -77,7 +77,7 @@ TEST_CASE("set override: platform keys override a profile; other keys are ignore
   apply_platform_overrides(p, sets);
   CHECK(p.callback_latency_ns == 70000);
   CHECK(p.spin_ns_per_cycle == 0.5);
-  CHECK(p.launch_overhead_ns == 1);
+  CHECK(p.launch_overhead_ns == odd_profile().launch_overhead_ns);  // not overridden
 }
 
 TEST_CASE("set override: a platform value out of range is refused over a profile too", "[platform]") {
@@ -153,6 +153,19 @@ TEST_CASE("a platform file's host pace round-trips and is checked", "[platform][
   CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"host_pace": [1, 1, 1, 1, 1, 2, 1.5]}})"),
                     Catch::Contains("ascending"));
   CHECK_THROWS_WITH(spread_from_json(R"({"spread": {"host_pace": [1, 1]}})"), Catch::Contains("7 quantiles"));
+}
+
+TEST_CASE("a platform file's host-pace reference round-trips beside the spread and is checked", "[platform][spread]") {
+  PlatformSpread s;
+  s.host_pace_reference_ns = 1602000.5;
+  CHECK(!s.empty());
+  const std::string text = platform_to_json(PlatformProfile{}, s);
+  CHECK(text.find("\"host_pace_reference_ns\": ") != std::string::npos);
+  CHECK(spread_from_json(text).host_pace_reference_ns == 1602000.5);
+  CHECK(same(platform_from_json(text), PlatformProfile{}));  // not a profile field
+  CHECK(spread_from_json(platform_to_json(PlatformProfile{})).host_pace_reference_ns == 0);
+  CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_reference_ns": 0})"), Catch::Contains("positive duration"));
+  CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_reference_ns": "fast"})"), Catch::Contains("must be a number"));
 }
 
 TEST_CASE("a spread is drawn by its quantiles: linear between levels, p99 above the last", "[platform][spread]") {

@@ -212,6 +212,11 @@ std::string validate_json(const ValidateReport& r) {
   o["semaphore"] = r.semaphore;
   o["platform_source"] = r.platform_source;
   o["platform"] = boost::json::parse(platform_to_json(r.platform));
+  if (r.process_pace)
+    o["process_pace"] = boost::json::object{{"trials", r.process_pace->trials},
+                                            {"reference_ns", r.process_pace->reference_ns},
+                                            {"busy_ns", r.process_pace->busy_ns},
+                                            {"pace", r.process_pace->pace}};
   boost::json::array runs;
   for (const ValidateRun& run : r.runs) runs.push_back(run_json(run));
   o["runs"] = std::move(runs);
@@ -223,7 +228,17 @@ std::string validate_markdown(const ValidateReport& r) {
   std::ostringstream md;
   md << "# allocsim-hw validate: " << r.scenario << "\n\n";
   md << "- device: " << r.device << "\n- command: `" << r.command << "`\n";
-  md << "- platform profile: " << r.platform_source << "\n- compute semaphore: " << r.semaphore << "\n\n";
+  md << "- platform profile: " << r.platform_source << "\n- compute semaphore: " << r.semaphore << "\n";
+  if (r.process_pace) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "- host pace in this process: %.3f (the calibration's host-pace workload, %d trials here: median "
+                  "%.0f us host busy against %.0f us when calibrated); the simulator's host pace is scaled by it\n",
+                  r.process_pace->pace, r.process_pace->trials, r.process_pace->busy_ns / 1000,
+                  r.process_pace->reference_ns / 1000);
+    md << line;
+  }
+  md << "\n";
   md << "`aliased` / `corrupted`: trials with cross-allocation address reuse / with at least one read that "
         "saw another allocation's data or zeroing (foreign word). `stale`: trials with reads that saw an older "
         "version of their own allocation (a same-allocation race, not corruption). `hw rate`: executions with "

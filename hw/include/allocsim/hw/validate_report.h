@@ -1,7 +1,8 @@
 // The output of `allocsim-hw validate`: DIR/validate.json (schema below, relied on by reports) and
 // DIR/validate.md (the same numbers as tables, plus the closing notes).
 //
-// validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform", "runs": [
+// validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform",
+//   "process_pace" (optional: ProcessPace's fields), "runs": [
 //   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
 //    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
 //    "peak_bytes_in_use_min", "host_ns_per_free", "instrument_ns_per_free",
@@ -137,6 +138,16 @@ struct ScheduleSection {
   ValidateRun forced;
 };
 
+/// The host's pace in the validating process (PlatformSpread::host_pace_reference_ns): the
+/// calibration's host-pace workload run here before the trials, its median host busy time over the
+/// calibrating process's. The calibrated prediction's host pace is the calibration's times it.
+struct ProcessPace {
+  int trials = 0;           // of the host-pace workload, here
+  double reference_ns = 0;  // its median host busy time in the calibrating process
+  double busy_ns = 0;       // ... in this one
+  double pace = 1;          // busy_ns / reference_ns
+};
+
 struct ValidateReport {
   std::string device;    // e.g. "NVIDIA H200 (sm_90, 143771 MiB, HIP on NVIDIA)"
   std::string scenario;
@@ -146,6 +157,7 @@ struct ValidateReport {
   int semaphore = 0;
   std::vector<ValidateRun> runs;
   std::optional<ScheduleSection> schedule;
+  std::optional<ProcessPace> process_pace;  // absent: the platform file has no reference, or --schedule
 };
 
 std::string validate_json(const ValidateReport& r);

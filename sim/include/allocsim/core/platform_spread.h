@@ -37,6 +37,12 @@ struct PlatformSpread {
   /// call's own spread stayed as it was (results/hw/h200-edge). So a run draws its pace once and
   /// scales every cost the host thread pays (CostPayer::host) by it.
   std::vector<double> host_pace;
+  /// The host-pace workload's median host busy time in the process that calibrated, in ns (0: not
+  /// recorded). The host's pace differs between processes on one machine, by up to a third between
+  /// two runs of one validation a minute apart (results/hw/h200-process-pace), far more than
+  /// host_pace's spread within a process: validation runs the same workload in its own process
+  /// and scales host_pace by the ratio of the two (hw/apps/calibrate_host_calls.h).
+  double host_pace_reference_ns = 0;
   /// By kPlatformFields index: empty (capped at p99) or kTailLevels.size() ascending values, the
   /// first at least the field's p99.
   std::array<std::vector<double>, kPlatformFields.size()> tails;
@@ -45,7 +51,7 @@ struct PlatformSpread {
     auto none = [](const auto& fields) {
       return std::all_of(fields.begin(), fields.end(), [](const auto& q) { return q.empty(); });
     };
-    return host_pace.empty() && none(quantiles) && none(tails);
+    return host_pace.empty() && host_pace_reference_ns == 0 && none(quantiles) && none(tails);
   }
   /// The value at probability `u` in [0, 1): linear between the quantiles around it (the inverse
   /// of a piecewise-linear CDF through them); p99 above the last level.
@@ -75,6 +81,8 @@ struct PlatformSpread {
 inline constexpr const char* kHostPaceKey = "host_pace";
 /// The platform file's key beside "spread" for the tails: field name -> [p99.9, max].
 inline constexpr const char* kSpreadTailKey = "spread_tail";
+/// The platform file's key beside "spread" for host_pace_reference_ns.
+inline constexpr const char* kHostPaceReferenceKey = "host_pace_reference_ns";
 
 /// The index of `f` in kPlatformFields.
 inline std::size_t platform_field_index(const PlatformField& f) { return std::size_t(&f - kPlatformFields.data()); }
