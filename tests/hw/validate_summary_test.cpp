@@ -65,7 +65,9 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-callbacks-5/first", "results/hw/h200-deferred/first",
                               "results/hw/h200-slots/per-execution", "results/hw/h200-slots/all",
                               "results/hw/h200-tail/per-execution", "results/hw/h200-tail/all",
-                              "results/hw/h200-relay/per-execution", "results/hw/h200-relay/all"}) {
+                              "results/hw/h200-relay/per-execution", "results/hw/h200-relay/all",
+                              "results/hw/h200-cold/per-execution", "results/hw/h200-cold/all",
+                              "results/hw/h200-cold2/per-execution", "results/hw/h200-cold2/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
