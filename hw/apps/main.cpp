@@ -197,7 +197,9 @@ int main(int argc, char** argv) {
                   "spread, costs drawn from it (default: one per trial)")
       ->check(CLI::Range(1, 100000));
   val->add_option("--out", out, "output folder")->required();
-  val->add_option("--platform", platform, "platform profile JSON (from calibrate)");
+  val->add_option("--platform", platform,
+                  "platform profile JSON (from calibrate); when it records host_pace_reference_ns, the host-pace "
+                  "workload first runs here (a few seconds) and the host's pace in this process scales the prediction's");
   val->add_option("--semaphore", semaphore, "compute semaphore capacity (default: the scenario's)")
       ->check(CLI::Range(1, 1 << 20));
   val->add_option("--set", sets, "key=value scenario/policy parameter");

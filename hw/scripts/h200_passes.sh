@@ -4,7 +4,9 @@
 # semaphores 1, 2 and 32, the per-execution validation (400 trials, 1000 samples per point) and,
 # unless ALL=0, every policy x guard (40 trials, 4000 samples). Run on the device machine from the
 # repo root with the binary and its libraries in .hwcarry/ (hw/README.md). Writes $OUT/$NAME/
-# (default h200-passes).
+# (default h200-passes). Each validate first runs the calibration's host-pace workload in its own
+# process (a few seconds) and scales the calibrated prediction's host pace by what it measured
+# (process_pace in validate.json; results/hw/h200-process-pace says why).
 set -u
 NAME=${NAME:-h200-passes}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
