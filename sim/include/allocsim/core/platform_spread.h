@@ -38,10 +38,10 @@ struct PlatformSpread {
   /// scales every cost the host thread pays (CostPayer::host) by it.
   std::vector<double> host_pace;
   /// The host-pace workload's median host busy time in the process that calibrated, in ns (0: not
-  /// recorded). The host's pace differs between processes on one machine, by up to a third between
-  /// two runs of one validation a minute apart (results/hw/h200-process-pace), far more than
-  /// host_pace's spread within a process: validation runs the same workload in its own process
-  /// and scales host_pace by the ratio of the two (hw/apps/calibrate_host_calls.h).
+  /// recorded). The host's pace differs between processes on one machine by more than host_pace
+  /// spreads within one (results/hw/h200-process-pace/analysis.md): validation runs the same
+  /// workload in its own process and scales host_pace by the ratio of the two
+  /// (hw/apps/calibrate_host_calls.h).
   double host_pace_reference_ns = 0;
   /// By kPlatformFields index: empty (capped at p99) or kTailLevels.size() ascending values, the
   /// first at least the field's p99.
