@@ -292,9 +292,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   // median (a trial without two launches in a row has no pace).
   if (config.forced.empty() && run.sim.host_cadence_ns > 0) {
     std::vector<double> pace;
-    // The simulator's median ran at the process pace: the trials' pace is against its profile.
     for (double c : host_cadence)
-      if (c > 0) pace.push_back(c / run.sim.host_cadence_ns * config.process_pace);
+      if (c > 0) pace.push_back(c / run.sim.host_cadence_ns);
     PlatformSpread paced = config.spread;
     paced.host_pace = spread_quantiles(pace);
     if (!pace.empty()) run.sim_host_paced = predict(scenario, policy, guard, config, paced, units, sim_runs, nullptr, nullptr);

@@ -25,9 +25,6 @@ struct ValidateConfig {
   std::vector<ForcedDelay> forced;  // --schedule: delays forced in every trial (schedule_forcing.h)
   std::vector<StepHold> sim_holds;  // --schedule: the same delays, in the simulator's prediction
   bool callbacks_first = true;      // --state-lock: HwDeviceOptions::callbacks_first
-  // The host's pace in this process over the calibrating process's (ProcessPace), which `spread`'s
-  // host_pace already carries; 1: not measured.
-  double process_pace = 1;
 };
 
 /// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.

@@ -83,6 +83,9 @@ struct Run {
   }
   double brier() const { return brier(sim); }
   std::string error;
+  // The calibrated prediction's pace was scaled by the validating process's (process_pace without
+  // "applied": false, the one version that applied it).
+  bool pace_scaled = false;
 
   double diff_pp(const Prediction& p) const { return 100.0 * (hw_rate - p.rate); }
   double diff_pp() const { return diff_pp(sim); }
@@ -153,6 +156,9 @@ void read_file(const fs::path& file, Session& s) {
   if (s.platform.empty()) s.platform = field(top, "platform", file).as_object();
   const std::string scenario = str(top, "scenario", file);
   const int semaphore = int(u64(top, "semaphore", file));
+  const json::value* process_pace = top.if_contains("process_pace");
+  const json::value* applied = process_pace ? process_pace->as_object().if_contains("applied") : nullptr;
+  const bool pace_scaled = process_pace && (!applied || json::value_to<bool>(*applied));
   for (const json::value& v : field(top, "runs", file).as_array()) {
     const json::object& o = v.as_object();
     const json::object& sim = field(o, "sim", file).as_object();
@@ -171,6 +177,7 @@ void read_file(const fs::path& file, Session& s) {
     r.peak_hw_min = u64(o, "peak_bytes_in_use_min", file);
     r.host_ns_per_free = num(o, "host_ns_per_free", file);
     r.frees = u64(o, "frees", file);
+    r.pace_scaled = pace_scaled;
     const json::object& calls = field(o, "host_calls", file).as_object();
     for (std::size_t i = 0; i < kHostCalls.size(); ++i) {
       const json::object& c = field(calls, kHostCalls[i].name, file).as_object();
@@ -265,6 +272,17 @@ std::string validate_summary_markdown(const std::string& dir) {
   bool any_paced = false;
   for (const Run& r : s.runs) any_paced = any_paced || r.paced.has_value();
   if (any_paced) {
+    int scaled_points = 0, all_points = 0;
+    for (const auto& [key, runs] : groups) {
+      if (std::none_of(runs.begin(), runs.end(), [](const Run* r) { return r->paced.has_value(); })) continue;
+      ++all_points;
+      scaled_points += std::any_of(runs.begin(), runs.end(), [](const Run* r) { return r->pace_scaled; });
+    }
+    const std::string scaled_note =
+        scaled_points == 0 ? std::string()
+                           : " At " + std::to_string(scaled_points) + " of " + std::to_string(all_points) +
+                                 " points validate scaled it by the host's pace in its own process (validate.json's "
+                                 "`process_pace`, written without `\"applied\": false`).";
     o << "\n## Predicted with this host's pace on each program\n\n"
       << "The simulator charges the calibrated host costs; the harness's host ran each program at its own pace "
          "around them. Each trial's host time on the GPU over the simulator's median for the same program "
@@ -272,8 +290,8 @@ std::string validate_summary_markdown(const std::string& dir) {
          "trial's host pace; the prediction below draws each simulated run's pace from those trials' quantiles "
          "instead of the calibration's. Only the host's speed comes from the trials, none of their outcomes. "
          "Pace: the medians over each point's combinations of their p10, median and p90. The calibrated "
-         "prediction's pace is the calibration's, times the host's pace in the validating process where it was "
-         "measured (validate.json's `process_pace`): its median is in the last column but one.\n\n"
+         "prediction's pace is the calibration's; its median is in the last column but one."
+      << scaled_note << "\n\n"
       << "| scenario | semaphore | host pace p10 / p50 / p90 | hw rate, all | sim rate, all | diff | largest "
          "per-execution diff | Brier | calibrated: pace p50 | calibrated: largest per-execution diff |\n"
          "|---|---|---|---|---|---|---|---|---|---|\n";

@@ -2,7 +2,7 @@
 // DIR/validate.md (the same numbers as tables, plus the closing notes).
 //
 // validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform",
-//   "process_pace" (optional: ProcessPace's fields), "runs": [
+//   "process_pace" (optional: ProcessPace's fields and "applied"), "runs": [
 //   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
 //    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
 //    "peak_bytes_in_use_min", "host_ns_per_free", "instrument_ns_per_free",
@@ -140,7 +140,9 @@ struct ScheduleSection {
 
 /// The host's pace in the validating process (PlatformSpread::host_pace_reference_ns): the
 /// calibration's host-pace workload run here before the trials, its median host busy time over the
-/// calibrating process's. The calibrated prediction's host pace is the calibration's times it.
+/// calibrating process's. Reported, not applied ("applied": false in validate.json): the one
+/// version that scaled the calibrated prediction's pace by it wrote no "applied" key
+/// (results/hw/h200-inproc, which found that it does not follow the programs' own pace).
 struct ProcessPace {
   int trials = 0;           // of the host-pace workload, here
   double reference_ns = 0;  // its median host busy time in the calibrating process
