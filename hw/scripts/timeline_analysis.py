@@ -4,6 +4,7 @@
   timeline_analysis.py edge      results/hw/h200-edge      -> results/hw/h200-edge/analysis.md
   timeline_analysis.py launch    results/hw/h200-launch    -> results/hw/h200-launch/analysis.md
   timeline_analysis.py wake      results/hw/h200-edge-2    -> results/hw/h200-edge-2/analysis.md
+  timeline_analysis.py chain     results/hw/h200-chain     -> results/hw/h200-chain/analysis.md
   timeline_analysis.py callbacks results/hw/h200-callbacks -> results/hw/h200-callbacks/analysis.md
   timeline_analysis.py queue     results/hw/h200-deferred  -> results/hw/h200-deferred/analysis.md
   timeline_analysis.py process   results/hw/h200-process-pace -> results/hw/h200-process-pace/analysis.md
@@ -221,6 +222,49 @@ def wake(folder):
     t = load(folder)
     o = header("wake", folder, "conv-autotune at semaphore 2, a timeline per trial")
     semaphore_wake(t, o)
+    return "\n".join(o).rstrip() + "\n"
+
+
+def profile_values(log):
+    """{field: value} of the `NAME = VALUE  (meaning)` profile lines `allocsim-hw calibrate` printed into LOG."""
+    out = {}
+    for line in Path(log).read_text().splitlines():
+        head = line.split("  (")[0]
+        if " = " in head and not head.startswith(("extra ", " ")):
+            name, value = head.split(" = ")
+            out[name] = float(value)
+    return out
+
+
+def chain(folder):
+    """wake's analysis, then the release path stage by stage from each DIR/calibrate-K.log."""
+    o = (wake(folder).replace("timeline_analysis.py wake", "timeline_analysis.py chain")
+         .replace("from `timeline.tar.gz`", "from `timeline.tar.gz` and the `calibrate-K.log` files").rstrip().split("\n"))
+    o[0] = "# H200: a compute-semaphore release, stage by stage (analysis)"
+    o.append("\n## The release path in calibration, against what the simulator charged for it\n")
+    o.append("Each `calibrate-K.log` is one calibrating process. The simulator charged a semaphore release "
+             "`callback_latency_ns` (a callback on an idle stream, from its enqueue, the relay asleep) and then "
+             "`signal_wakeup_ns` (the host asleep on a condition variable). Calibration also timed the release "
+             "as validation makes it: a ~600 us spin, a store to mapped host memory that a polling thread stamps "
+             "(the kernel's end), a callback through the relay that notifies the sleeping host. Medians (us); the "
+             "last column is the path's p90.\n")
+    o.append("| calibration | callback_latency_ns | signal_wakeup_ns | charged | kernel end to HIP's hand-over | "
+             "hand-over to the relay's body | notify to host awake | kernel end to host awake | its p90 |")
+    o.append("|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    for log in sorted(Path(folder).glob("calibrate-*.log")):
+        p, x = profile_values(log), calibrate_extras(log, "semaphore_release_")
+        charged = p["callback_latency_ns"] + p["signal_wakeup_ns"]
+        total = x["kernel_end_to_host_awake_p50_ns"]
+        ratios.append(total / charged)
+        o.append(f"| {log.stem} | {us(p['callback_latency_ns'])} | {us(p['signal_wakeup_ns'])} | {us(charged)} | "
+                 f"{us(x['kernel_end_to_handover_p50_ns'])} | {us(x['handover_to_relay_p50_ns'])} | "
+                 f"{us(x['notify_to_host_awake_p50_ns'])} | {us(total)} | {us(x['kernel_end_to_host_awake_p90_ns'])} |")
+    o.append(f"\nFrom a kernel's end to the host awake took {min(ratios):.2f} to {max(ratios):.2f} times what the "
+             "simulator charged (medians). The hand-over alone, a callback reached behind a kernel, took longer than "
+             "the whole idle-stream callback_latency_ns in " +
+             f"{sum(1 for log in sorted(Path(folder).glob('calibrate-*.log')) if calibrate_extras(log, 'semaphore_release_')['kernel_end_to_handover_p50_ns'] > profile_values(log)['callback_latency_ns'])}"
+             f" of {len(ratios)} calibrations.\n")
     return "\n".join(o).rstrip() + "\n"
 
 
@@ -563,10 +607,10 @@ def process(folder):
 def main(argv):
     check = "--check" in argv
     args = [a for a in argv if a != "--check"]
-    if len(args) != 2 or args[0] not in ("edge", "launch", "wake", "callbacks", "queue", "process"):
+    if len(args) != 2 or args[0] not in ("edge", "launch", "wake", "chain", "callbacks", "queue", "process"):
         print(__doc__, file=sys.stderr)
         return 2
-    text = {"edge": edge, "launch": launch, "wake": wake, "callbacks": callbacks, "queue": queue,
+    text = {"edge": edge, "launch": launch, "wake": wake, "chain": chain, "callbacks": callbacks, "queue": queue,
             "process": process}[args[0]](args[1])
     out = Path(args[1]) / "analysis.md"
     if check:

@@ -100,6 +100,38 @@ TEST_CASE("a marker reached after the callback thread went idle pays the wake-up
   CHECK(rec.callbacks[1].first == k[1].end + 100);
 }
 
+TEST_CASE("a marker reached behind a device op wakes the callback thread after callback_after_op_ns", "[engine]") {
+  // The H200's driver learns of a marker that waited behind a kernel about twice as late as of one
+  // enqueued on an idle stream (results/hw/h200-chain); 0 keeps callback_latency_ns for both.
+  SimOptions opt = quiet_options(1);
+  opt.platform.callback_after_op_ns = 300;
+  auto first_wake = [&](bool kernel_first) {
+    ProgramBuilder pb;
+    pb.begin_execution();
+    if (kernel_first) pb.kernel(0, 1000);
+    pb.end_execution().begin_execution().end_execution();
+    ImmediatePolicy pol;
+    SpanRecorder rec;
+    RunResult r = run(pb.scenario(), pol, opt, {&rec});
+    REQUIRE(r.completed);
+    auto m = rec.labelled("callback-marker");
+    REQUIRE(m.size() == 2);
+    REQUIRE(rec.callbacks.size() == 2);
+    CHECK(rec.blocked.at(0).second == rec.callbacks[0].first);  // the release wakes the host
+    return std::pair<TimeNs, TimeNs>{m[0].start, rec.callbacks[0].first - m[0].start};
+  };
+  SECTION("behind a kernel: reached at its end, the callback 300 later") {
+    CHECK(first_wake(true) == std::pair<TimeNs, TimeNs>{1010, 300});
+  }
+  SECTION("on an idle stream: reached as it is enqueued, callback_latency_ns later") {
+    CHECK(first_wake(false).second == 100);
+  }
+  SECTION("0: callback_latency_ns behind a kernel too") {
+    opt.platform.callback_after_op_ns = 0;
+    CHECK(first_wake(true) == std::pair<TimeNs, TimeNs>{1010, 100});
+  }
+}
+
 TEST_CASE("the host blocks on the semaphore at capacity and resumes on the callback release", "[engine]") {
   ProgramBuilder pb;
   pb.begin_execution().kernel(0, 1000).end_execution().begin_execution().kernel(0, 1000).end_execution();

@@ -1,4 +1,4 @@
-// The committed hardware analyses (results/hw/h200-edge, h200-edge-2, h200-launch, h200-callbacks, -2 to -5, h200-deferred,
+// The committed hardware analyses (results/hw/h200-edge, h200-edge-2, h200-chain, h200-launch, h200-callbacks, -2 to -5, h200-deferred,
 // h200-process-pace:
 // analysis.md) are what hw/scripts/timeline_analysis.py computes from their committed data: a hand edit, or new
 // timelines without a rerun of the script, fails here.
@@ -15,7 +15,7 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
   const std::string root = ALLOCSIM_SOURCE_DIR;
   for (const auto& [what, folder_name] : {std::pair<const char*, const char*>{"edge", "h200-edge"},
-                                          {"launch", "h200-launch"}, {"wake", "h200-edge-2"},
+                                          {"launch", "h200-launch"}, {"wake", "h200-edge-2"}, {"chain", "h200-chain"},
                                           {"callbacks", "h200-callbacks"}, {"callbacks", "h200-callbacks-2"},
                                           {"callbacks", "h200-callbacks-3"}, {"callbacks", "h200-callbacks-4"},
                                           {"callbacks", "h200-callbacks-5"}, {"queue", "h200-deferred"},

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -158,6 +160,85 @@ CalibrationOutput calibrate_device(int n) {
     std::vector<double> gaps;
     for (int i = 1; i < k; ++i) gaps.push_back(double(stamps.stamp(seen + i) - stamps.stamp(seen + i - 1)));
     set_spread(out, "callback_run_ns", gaps);
+  }
+
+  // A callback reached behind a kernel, as every semaphore release and deferred free is: the host
+  // thread sleeps on a condition variable (HipDevice's acquire_semaphore) while the stream runs a
+  // ~600 us spin, then a store to mapped host memory that a polling thread stamps (the spin's end
+  // on the host's clock, within a PCIe round trip), then a callback through the relay that
+  // releases the unit. From the store to the body is callback_after_op_ns: on the H200 about twice
+  // callback_latency_ns, which times a callback on an idle stream from its enqueue
+  // (results/hw/h200-chain). The stages are extras: the kernel's end to HIP's hand-over, the
+  // hand-over to the relay's body, and the body's notify to the host awake.
+  {
+    const int rounds = 1000;
+    unsigned* flag = nullptr;
+    unsigned* flag_device = nullptr;
+    ALLOCSIM_HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&flag), sizeof(unsigned), hipHostMallocMapped));
+    ALLOCSIM_HIP_CHECK(hipHostGetDevicePointer(reinterpret_cast<void**>(&flag_device), flag, 0));
+    CallbackRelay relay;
+    std::mutex mu;
+    std::condition_variable cv;
+    const long long spin_600us = static_cast<long long>(600'000 / out.profile.spin_ns_per_cycle);
+    std::vector<double> after_op, behind, relay_wake, host_wake, total;
+    for (int i = 0; i < rounds; ++i) {
+      *static_cast<volatile unsigned*>(flag) = 0;
+      bool released = false;
+      Clock::time_point seen{}, handed{}, body{}, notified{};
+      std::atomic<bool> poll_done{false};
+      std::thread poller([&] {
+        const auto give_up = Clock::now() + std::chrono::seconds(5);
+        while (*static_cast<volatile unsigned*>(flag) == 0)
+          if (Clock::now() > give_up) return;
+        seen = Clock::now();
+        poll_done.store(true, std::memory_order_release);
+      });
+      ALLOCSIM_HIP_CHECK(launch_spin(spin_600us, s));
+      ALLOCSIM_HIP_CHECK(launch_host_flag(flag_device, s));
+      if (!relay.enqueue(s, [&] {
+            body = Clock::now();
+            handed = relay.handed_over();
+            {
+              std::lock_guard<std::mutex> lk(mu);
+              released = true;
+              notified = Clock::now();
+            }
+            cv.notify_all();
+          }))
+        throw HwError("calibrate: hipStreamAddCallback failed");
+      Clock::time_point awake;
+      {
+        std::unique_lock<std::mutex> lk(mu);
+        if (!cv.wait_until(lk, Clock::now() + std::chrono::seconds(5), [&] { return released; }))
+          throw HwError("calibrate: a semaphore-release callback did not run within 5 s");
+        awake = Clock::now();
+      }
+      poller.join();
+      ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
+      if (!poll_done.load(std::memory_order_acquire)) throw HwError("calibrate: the host never saw the kernel's flag");
+      auto ns = [](Clock::time_point a, Clock::time_point b) {
+        return double(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
+      };
+      // The poller can be preempted past the hand-over: a negative span is 0 from the kernel's end.
+      after_op.push_back(std::max(0.0, ns(seen, body)));
+      behind.push_back(std::max(0.0, ns(seen, handed)));
+      relay_wake.push_back(ns(handed, body));
+      host_wake.push_back(ns(notified, awake));
+      total.push_back(ns(seen, awake));
+    }
+    auto quantiles = [&](const char* name, std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      for (int q : {10, 50, 90, 99})
+        out.extra.emplace_back(std::string("semaphore_release_") + name + "_p" + std::to_string(q) + "_ns",
+                               v[std::min(v.size() - 1, v.size() * std::size_t(q) / 100)]);
+    };
+    out.profile.callback_after_op_ns = TimeNs(median(after_op));
+    set_spread(out, "callback_after_op_ns", after_op);
+    quantiles("kernel_end_to_handover", behind);
+    quantiles("handover_to_relay", relay_wake);
+    quantiles("notify_to_host_awake", host_wake);
+    quantiles("kernel_end_to_host_awake", total);
+    ALLOCSIM_HIP_CHECK(hipHostFree(flag));
   }
 
   // Diagnostic (extras only): host time of callback enqueues and launches while the stream ahead

@@ -152,6 +152,13 @@ __global__ void signal_kernel(unsigned* flag) {
   atomicExch(flag, 1u);
 }
 
+/// A store the host sees: the flag is mapped host memory, which a host thread polls.
+__global__ void host_flag_kernel(unsigned* flag) {
+  __threadfence_system();
+  *static_cast<volatile unsigned*>(flag) = 1u;
+  __threadfence_system();
+}
+
 }  // namespace
 
 hipError_t launch_op(const OpDescriptor& op, hipStream_t stream) {
@@ -184,6 +191,11 @@ hipError_t launch_gate(unsigned* flag, unsigned* timed_out, unsigned long long t
 
 hipError_t launch_signal(unsigned* flag, hipStream_t stream) {
   hipLaunchKernelGGL(signal_kernel, dim3(1), dim3(1), 0, stream, flag);
+  return hipGetLastError();
+}
+
+hipError_t launch_host_flag(unsigned* flag, hipStream_t stream) {
+  hipLaunchKernelGGL(host_flag_kernel, dim3(1), dim3(1), 0, stream, flag);
   return hipGetLastError();
 }
 
