@@ -196,7 +196,8 @@ int main(int argc, char** argv) {
   val->add_option("--out", out, "output folder")->required();
   val->add_option("--platform", platform,
                   "platform profile JSON (from calibrate); when it records host_pace_reference_ns, the host-pace "
-                  "workload first runs here (a few seconds) and the host's pace in this process scales the prediction's");
+                  "workload first runs here (a few seconds) and validate.json reports the host's pace in this process "
+                 "(process_pace; not applied to the prediction)");
   val->add_option("--semaphore", semaphore, "compute semaphore capacity (default: the scenario's)")
       ->check(CLI::Range(1, 1 << 20));
   val->add_option("--set", sets, "key=value scenario/policy parameter");

@@ -5,8 +5,8 @@
 # unless ALL=0, every policy x guard (40 trials, 4000 samples). Run on the device machine from the
 # repo root with the binary and its libraries in .hwcarry/ (hw/README.md). Writes $OUT/$NAME/
 # (default h200-passes). Each validate first runs the calibration's host-pace workload in its own
-# process (a few seconds) and scales the calibrated prediction's host pace by what it measured
-# (process_pace in validate.json; results/hw/h200-process-pace says why).
+# process (a few seconds) and reports what it measured (process_pace in validate.json; not applied:
+# results/hw/h200-inproc says why).
 set -u
 NAME=${NAME:-h200-passes}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
