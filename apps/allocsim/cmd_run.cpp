@@ -139,7 +139,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       "  allocsim run conv-autotune --semaphore 1 --seed 7 --json out/run.json --trace out/run.trace.json\n"
       "  allocsim run training-churn --policy event-poll --set callback_latency_ns=50000 --no-races\n"
       "  allocsim run my-scenario.yaml --platform h200-calibrated.json\n"
-      "  allocsim run conv-autotune --samples 1000 --platform results/hw/h200/calibration.json\n"
+      "  allocsim run conv-autotune --samples 1000 --platform results/hw/h200-afterop/calibration.json\n"
       "  allocsim run seed-repro --schedule witness.json --trace witness.trace.json\n"
       "With --samples under mpirun (or srun) every rank runs samples; rank 0 prints and writes.\n"
       "Exit status: 0 ok, 1 races found (only with --fail-on-race), 2 bad input.");

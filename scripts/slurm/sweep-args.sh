@@ -7,4 +7,4 @@ SEMAPHORES=${SEMAPHORES:-1,2,4,8,16,32}
 SAMPLES=${SAMPLES:-1000}
 ALLOCSIM=${ALLOCSIM:-build/apps/allocsim}
 SWEEP_ARGS=("$PROFILE" --policies all --guards all --semaphore "$SEMAPHORES"
-            --samples "$SAMPLES" --platform results/hw/h200-tail/calibration.json --out "$OUT")
+            --samples "$SAMPLES" --platform results/hw/h200-afterop/calibration.json --out "$OUT")
