@@ -5,7 +5,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/mpi_common.cmake)
 set(env PROFILE=seed-repro SEMAPHORES=1,32 SAMPLES=4 ALLOCSIM=${EXE} SLURM_SUBMIT_DIR=${SOURCE_DIR})
 # From the repository, as the scripts run: the platform path is recorded as given.
 execute_process(COMMAND ${EXE} sweep seed-repro --policies all --guards all --semaphore 1,32 --samples 4 --platform
-                        results/hw/h200-tail/calibration.json --progress off --out ${WORKDIR}/whole
+                        results/hw/h200-afterop/calibration.json --progress off --out ${WORKDIR}/whole
                 WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 250)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the whole sweep: exit status ${rc}\n${out}\n${err}")
