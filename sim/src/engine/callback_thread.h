@@ -1,7 +1,8 @@
 // The sim backend's single host-callback thread (docs/design.md section 3): callbacks handed over
 // by stream markers wait here and run FIFO, one at a time, each taking callback_run_ns plus what
 // its body charges on the thread's own clock. A marker reached while the thread sleeps (idle, and
-// not just finishing a callback) first wakes it: callback_latency_ns. The H200 measured both: ~12 us
+// not just finishing a callback) first wakes it: callback_latency_ns, or callback_after_op_ns when
+// the marker waited behind device work (results/hw/h200-chain). The H200 measured both: ~12 us
 // from a marker on an idle stream to its callback, ~1.1 us between callbacks queued back to back
 // (results/hw/h200/calibration.json), so the wake-up is paid once per burst, not per callback.
 // Pure state; SimDevice (sim_device_streams.cpp) runs them over the event queue.

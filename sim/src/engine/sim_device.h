@@ -10,7 +10,8 @@
 //    starts when the previous op finished, the host has enqueued it and, for a wait, the awaited
 //    record completed. Streams overlap freely.
 //  - callback thread (callback_thread.h; behaviour in sim_device_streams.cpp): markers hand
-//    callbacks over after callback_latency_ns; it runs them FIFO.
+//    callbacks over after callback_latency_ns (callback_after_op_ns behind device work); it runs
+//    them FIFO.
 //  - host mutexes (mutex_table.h; behaviour in sim_device_mutex.cpp): taken by the host's lock
 //    steps and by program callbacks before their bodies, handed straight to a waiting agent.
 //  - compute semaphore (a counter here), pools and memory accounting (pool/device_pools.h,
