@@ -171,7 +171,6 @@ ProcessPace measure_process_pace(const PlatformProfile& profile, const PlatformS
   p.trials = int(busy.size());
   p.reference_ns = spread.host_pace_reference_ns;
   p.busy_ns = busy[busy.size() / 2];
-  p.pace = p.busy_ns / p.reference_ns;
   return p;
 }
 

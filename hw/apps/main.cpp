@@ -133,7 +133,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   // programs' own pace (it made the calibrated prediction worse). A schedule's run is left alone.
   if (config.spread.host_pace_reference_ns > 0 && !schedule) {
     report.process_pace = hw::measure_process_pace(config.platform, config.spread);
-    std::cerr << "host pace in this process: " << report.process_pace->pace << " (the host-pace workload's median "
+    std::cerr << "host pace in this process: " << report.process_pace->pace() << " (the host-pace workload's median "
               << report.process_pace->busy_ns / 1000 << " us host busy against the calibration's "
               << report.process_pace->reference_ns / 1000 << "; reported, not applied)\n";
   }

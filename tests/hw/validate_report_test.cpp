@@ -73,7 +73,7 @@ TEST_CASE("validate.json and validate.md carry the host pace measured in the val
   hw::ValidateReport r = sample();
   CHECK(!boost::json::parse(hw::validate_json(r)).as_object().contains("process_pace"));
   CHECK(hw::validate_markdown(r).find("host pace in this process") == std::string::npos);
-  r.process_pace = hw::ProcessPace{199, 1'600'000, 1'200'000, 0.75};
+  r.process_pace = hw::ProcessPace{199, 1'600'000, 1'200'000};
   auto pace = boost::json::parse(hw::validate_json(r)).as_object()["process_pace"].as_object();
   CHECK(pace["trials"].to_number<int>() == 199);
   CHECK(pace["reference_ns"].to_number<double>() == 1'600'000);

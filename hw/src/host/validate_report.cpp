@@ -216,7 +216,7 @@ std::string validate_json(const ValidateReport& r) {
     o["process_pace"] = boost::json::object{{"trials", r.process_pace->trials},
                                             {"reference_ns", r.process_pace->reference_ns},
                                             {"busy_ns", r.process_pace->busy_ns},
-                                            {"pace", r.process_pace->pace},
+                                            {"pace", r.process_pace->pace()},
                                             {"applied", false}};
   boost::json::array runs;
   for (const ValidateRun& run : r.runs) runs.push_back(run_json(run));
@@ -235,7 +235,7 @@ std::string validate_markdown(const ValidateReport& r) {
     std::snprintf(line, sizeof line,
                   "- host pace in this process: %.3f (the calibration's host-pace workload, %d trials here: median "
                   "%.0f us host busy against %.0f us when calibrated); reported, not applied to the prediction\n",
-                  r.process_pace->pace, r.process_pace->trials, r.process_pace->busy_ns / 1000,
+                  r.process_pace->pace(), r.process_pace->trials, r.process_pace->busy_ns / 1000,
                   r.process_pace->reference_ns / 1000);
     md << line;
   }

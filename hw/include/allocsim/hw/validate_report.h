@@ -147,7 +147,7 @@ struct ProcessPace {
   int trials = 0;           // of the host-pace workload, here
   double reference_ns = 0;  // its median host busy time in the calibrating process
   double busy_ns = 0;       // ... in this one
-  double pace = 1;          // busy_ns / reference_ns
+  double pace() const { return busy_ns / reference_ns; }
 };
 
 struct ValidateReport {

@@ -40,8 +40,8 @@ struct PlatformSpread {
   /// The host-pace workload's median host busy time in the process that calibrated, in ns (0: not
   /// recorded). The host's pace differs between processes on one machine by more than host_pace
   /// spreads within one (results/hw/h200-process-pace/analysis.md): validation runs the same
-  /// workload in its own process and scales host_pace by the ratio of the two
-  /// (hw/apps/calibrate_host_calls.h).
+  /// workload in its own process and reports the ratio of the two without applying it, as it did
+  /// not follow the validated programs' pace (results/hw/h200-inproc; hw/apps/calibrate_host_calls.h).
   double host_pace_reference_ns = 0;
   /// By kPlatformFields index: empty (capped at p99) or kTailLevels.size() ascending values, the
   /// first at least the field's p99.
