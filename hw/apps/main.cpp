@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
   std::string timeline_path;
   val->add_option("--timeline", timeline_path,
                   "diagnostic: also write this JSON file with one trial's device-op start/end times of each "
-                  "combination (GPU %globaltimer) next to the simulator's for the same seed (every trial records them)");
+                  "combination (GPU %globaltimer) next to the simulator's for the same seed, with the host's side (each "
+                  "callback's stages and each semaphore wait, host clock; every trial records them)");
   int timeline_trial = 0;
   val->add_option("--timeline-trial", timeline_trial, "the trial --timeline shows (default 0, the first)")
       ->check(CLI::Range(0, 1 << 20));

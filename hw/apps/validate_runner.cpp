@@ -257,6 +257,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         timeline->corrupted_words = s.corrupted_words;
         timeline->dropped = s.timeline_dropped;
         timeline->ops = std::move(s.timeline);
+        timeline->callbacks = std::move(s.timeline_callbacks);
+        timeline->semaphore_waits = std::move(s.timeline_semaphore_waits);
       }
       run.stale_trials += s.stale_words > 0 ? 1 : 0;
       run.stale_words += s.stale_words;

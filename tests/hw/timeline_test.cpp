@@ -113,6 +113,8 @@ TEST_CASE("timeline file: schema and atomic write") {
   c.dropped = 1;
   c.ops = {{0, "compute", "conv", "kernel", 0, 500}};
   c.sim_ops = {{0, "compute", "conv", "kernel", 0, 450}, {1, "autotune", "memset", "memset", 10, 20}};
+  c.callbacks = {{100, 300, 320, 330, 340}};
+  c.semaphore_waits = {{50, 345}, {400, 400}};
   f.combinations.push_back(c);
   const boost::json::value v = boost::json::parse(hw::timeline_json(f));
   const auto& root = v.as_object();
@@ -140,6 +142,19 @@ TEST_CASE("timeline file: schema and atomic write") {
   REQUIRE(sim.size() == 2);
   CHECK(sim[1].as_object().at("stream").as_string() == "autotune");
   CHECK(sim[1].as_object().at("seq").to_number<int>() == 1);
+  const auto& cbs = o.at("host_callbacks").as_array();
+  REQUIRE(cbs.size() == 1);
+  const auto& cb = cbs[0].as_object();
+  CHECK(cb.at("enqueued_ns").to_number<std::int64_t>() == 100);
+  CHECK(cb.at("handed_over_ns").to_number<std::int64_t>() == 300);
+  CHECK(cb.at("taken_up_ns").to_number<std::int64_t>() == 320);
+  CHECK(cb.at("locked_ns").to_number<std::int64_t>() == 330);
+  CHECK(cb.at("done_ns").to_number<std::int64_t>() == 340);
+  const auto& waits = o.at("semaphore_waits").as_array();
+  REQUIRE(waits.size() == 2);
+  CHECK(waits[0].as_object().at("since_ns").to_number<std::int64_t>() == 50);
+  CHECK(waits[0].as_object().at("acquired_ns").to_number<std::int64_t>() == 345);
+  CHECK(waits[1].as_object().at("acquired_ns").to_number<std::int64_t>() == 400);
 
   const auto dir = std::filesystem::temp_directory_path() / "allocsim-timeline-test";
   std::filesystem::create_directories(dir);

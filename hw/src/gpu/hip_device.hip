@@ -507,7 +507,7 @@ class HipDevice final : public HwDevice {
         warnings_.insert("more than 65536 ops in one trial: later ops left out of the timeline");
       }
       LaunchedOp l{stream_name(s), op.label, op.kind};
-      l.enqueued_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - trial_start_).count();
+      l.enqueued_ns = since_trial_start(Clock::now());
       for (int i = 0; i < d.num_reads; ++i) l.read_bytes += 4 * d.reads[i].count;
       for (int i = 0; i < d.num_writes; ++i) l.write_bytes += 4 * d.writes[i].count;
       launched_.push_back(std::move(l));
@@ -768,10 +768,19 @@ class HipDevice final : public HwDevice {
     if (free_seq_ == seen && until == kNever) timeout("memory to return to the pool");
   }
   void acquire_semaphore() {
-    std::unique_lock<std::mutex> sl(sem_mu_);
-    if (!sem_cv_.wait_until(sl, deadline_from_now(), [&] { return sem_available_ > 0; }))
-      timeout("a compute-semaphore unit");
-    --sem_available_;
+    const auto since = Clock::now();
+    {
+      std::unique_lock<std::mutex> sl(sem_mu_);
+      if (!sem_cv_.wait_until(sl, deadline_from_now(), [&] { return sem_available_ > 0; }))
+        timeout("a compute-semaphore unit");
+      --sem_available_;
+    }
+    // The host thread's own list (the relay's thread never touches it): no lock.
+    if (options_.record_timeline)
+      stats_.timeline_semaphore_waits.push_back(TimelineSemaphoreWait{since_trial_start(since), since_trial_start(Clock::now())});
+  }
+  std::int64_t since_trial_start(Clock::time_point t) const {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t - trial_start_).count();
   }
 
   // ---- host mutexes (host thread: lock_mutex; relay thread: run_program_callback)
@@ -818,7 +827,12 @@ class HipDevice final : public HwDevice {
       stats_.callback_wake_samples.push_back(sample_ns(relay_.taken_up() - relay_.handed_over()));
       mem_->flush();  // another agent runs: a release the host made without freeing was visible
       fn(*this);
-      stats_.callback_hold_samples.push_back(sample_ns(Clock::now() - locked));
+      const auto done = Clock::now();
+      stats_.callback_hold_samples.push_back(sample_ns(done - locked));
+      if (options_.record_timeline)
+        stats_.timeline_callbacks.push_back(TimelineCallback{since_trial_start(enqueued), since_trial_start(relay_.handed_over()),
+                                                             since_trial_start(relay_.taken_up()), since_trial_start(locked),
+                                                             since_trial_start(done)});
     } catch (const std::exception& e) {
       std::lock_guard<StateMutex> lk(state_mu_);
       warnings_.insert(std::string("host callback failed: ") + e.what());

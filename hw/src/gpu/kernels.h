@@ -70,9 +70,9 @@ hipError_t launch_empty(hipStream_t stream);
 hipError_t launch_gate(unsigned* flag, unsigned* timed_out, unsigned long long timeout_ticks, hipStream_t stream);
 /// Sets `*flag` to 1 once everything before it on `stream` is done (the gate's release).
 hipError_t launch_signal(unsigned* flag, hipStream_t stream);
-/// Sets `*flag` (the device pointer of mapped host memory) to 1 once everything before it on
+/// Sets `*flag` (the device pointer of mapped host memory) to `value` once everything before it on
 /// `stream` is done, so a host thread polling it sees the stream's progress (calibration).
-hipError_t launch_host_flag(unsigned* flag, hipStream_t stream);
+hipError_t launch_host_flag(unsigned* flag, unsigned value, hipStream_t stream);
 
 }  // namespace allocsim::hw
 

@@ -153,9 +153,9 @@ __global__ void signal_kernel(unsigned* flag) {
 }
 
 /// A store the host sees: the flag is mapped host memory, which a host thread polls.
-__global__ void host_flag_kernel(unsigned* flag) {
+__global__ void host_flag_kernel(unsigned* flag, unsigned value) {
   __threadfence_system();
-  *static_cast<volatile unsigned*>(flag) = 1u;
+  *static_cast<volatile unsigned*>(flag) = value;
   __threadfence_system();
 }
 
@@ -194,8 +194,8 @@ hipError_t launch_signal(unsigned* flag, hipStream_t stream) {
   return hipGetLastError();
 }
 
-hipError_t launch_host_flag(unsigned* flag, hipStream_t stream) {
-  hipLaunchKernelGGL(host_flag_kernel, dim3(1), dim3(1), 0, stream, flag);
+hipError_t launch_host_flag(unsigned* flag, unsigned value, hipStream_t stream) {
+  hipLaunchKernelGGL(host_flag_kernel, dim3(1), dim3(1), 0, stream, flag, value);
   return hipGetLastError();
 }
 

@@ -144,6 +144,14 @@ std::string timeline_json(const TimelineFile& file) {
     o["dropped"] = c.dropped;
     o["ops"] = ops_json(c.ops);
     o["sim_ops"] = ops_json(c.sim_ops);
+    boost::json::array cbs, waits;
+    for (const TimelineCallback& b : c.callbacks)
+      cbs.push_back({{"enqueued_ns", b.enqueued_ns}, {"handed_over_ns", b.handed_over_ns}, {"taken_up_ns", b.taken_up_ns},
+                     {"locked_ns", b.locked_ns}, {"done_ns", b.done_ns}});
+    for (const TimelineSemaphoreWait& w : c.semaphore_waits)
+      waits.push_back({{"since_ns", w.since_ns}, {"acquired_ns", w.acquired_ns}});
+    o["host_callbacks"] = std::move(cbs);
+    o["semaphore_waits"] = std::move(waits);
     combos.push_back(std::move(o));
   }
   boost::json::object root;
@@ -151,7 +159,8 @@ std::string timeline_json(const TimelineFile& file) {
   root["semaphore"] = file.semaphore;
   root["seed"] = file.seed;
   root["clock"] = "ops: GPU %globaltimer (block 0 thread 0, op start / after its writes); sim_ops: simulated time; "
-                  "ns from each list's first op start";
+                  "ns from each list's first op start; host_callbacks, semaphore_waits and enqueued_ns: the host's "
+                  "steady clock, ns from the trial's start";
   root["combinations"] = std::move(combos);
   return boost::json::serialize(root) + "\n";
 }

@@ -62,6 +62,20 @@ struct HwDeviceOptions {
 };
 
 /// One device op as it ran on the GPU (or in the simulator): times in ns from the first op's start.
+/// A policy callback's stages on the host's clock, ns from the trial's start (record_timeline).
+struct TimelineCallback {
+  std::int64_t enqueued_ns = 0;     // its enqueue (hipStreamAddCallback) returned
+  std::int64_t handed_over_ns = 0;  // HIP's callback thread handed it to the relay (the GPU reached it)
+  std::int64_t taken_up_ns = 0;     // the relay's thread took it up
+  std::int64_t locked_ns = 0;       // it held the backend's state lock (its body starts)
+  std::int64_t done_ns = 0;         // its body returned
+};
+
+/// A wait of the host for a compute-semaphore unit, on the host's clock (record_timeline).
+struct TimelineSemaphoreWait {
+  std::int64_t since_ns = 0, acquired_ns = 0;
+};
+
 struct TimelineOp {
   std::uint64_t seq = 0;  // launch (enqueue) order within the trial
   std::string stream;     // the program's stream name, "callback:<name>" for callback streams
@@ -141,6 +155,11 @@ struct TrialStats {
   // the buffer's capacity, or whose kernel never wrote its times, are left out: timeline_dropped).
   std::vector<TimelineOp> timeline;
   std::uint64_t timeline_dropped = 0;
+  // ... and the host's side of it: each policy callback's stages and each wait for a
+  // compute-semaphore unit (TimelineCallback, TimelineSemaphoreWait), so a release's path from
+  // the GPU to the host's next launch reads stage by stage (results/hw/h200-release).
+  std::vector<TimelineCallback> timeline_callbacks;
+  std::vector<TimelineSemaphoreWait> timeline_semaphore_waits;
   std::vector<DelayTrial> forced;  // HwDeviceOptions::forced: what each delay did in this trial
 };
 

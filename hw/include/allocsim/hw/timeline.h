@@ -5,10 +5,15 @@
 //   {"policy", "guard", "trial", "corrupted_words", "corrupted_executions": [execution index...],
 //    "dropped", "ops": [{"seq", "stream", "label", "kind", "start_ns", "end_ns", "enqueued_ns", "reads_done_ns",
 //                        "writes_start_ns", "read_bytes", "write_bytes"}...],
-//    "sim_ops": [same fields, without the phase stamps and bytes]}]}
+//    "sim_ops": [same fields, without the phase stamps and bytes],
+//    "host_callbacks": [{"enqueued_ns", "handed_over_ns", "taken_up_ns", "locked_ns", "done_ns"}...],
+//    "semaphore_waits": [{"since_ns", "acquired_ns"}...]}]}
 // "ops": the GPU's, from %globaltimer read by block 0 thread 0 of each op's kernel at its start and
 // after its writes; "sim_ops": the simulator's DeviceOpSpans for the same program, seed and
 // platform. Both in ns from their own first op's start, sorted by start (then seq).
+// "host_callbacks" (each policy callback's stages, in run order) and "semaphore_waits" (the host's
+// waits for a compute-semaphore unit, in program order): the hardware's, on the host's clock in ns
+// from the trial's start, as "enqueued_ns" is.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -63,6 +68,8 @@ struct TimelineCombination {
   std::vector<int> corrupted_executions;
   std::uint64_t dropped = 0;
   std::vector<TimelineOp> ops, sim_ops;
+  std::vector<TimelineCallback> callbacks;            // the hardware's, in run order
+  std::vector<TimelineSemaphoreWait> semaphore_waits;  // the hardware's, in program order
 };
 
 struct TimelineFile {
