@@ -94,7 +94,7 @@ ScheduleRequest apply_schedule(const std::string& file, RunConfig& run, std::str
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
                  const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule,
-                 bool callbacks_first) {
+                 bool callbacks_first, int release_rounds) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -136,6 +136,28 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
     std::cerr << "host pace in this process: " << report.process_pace->pace() << " (the host-pace workload's median "
               << report.process_pace->busy_ns / 1000 << " us host busy against the calibration's "
               << report.process_pace->reference_ns / 1000 << "; reported, not applied)\n";
+  }
+  // The release path differs between processes too, and unlike the host pace the validated
+  // programs follow it (results/hw/h200-release): calibrate's kernel-end-to-callback measurement
+  // again, here, and the prediction charges it.
+  const PlatformField& after_op = *find_platform_field("callback_after_op_ns");
+  const std::size_t after_op_index = platform_field_index(after_op);
+  if (release_rounds > 0 && !schedule && !config.spread.quantiles[after_op_index].empty()) {
+    std::vector<double> samples = hw::measure_process_release_path(config.platform.spin_ns_per_cycle, release_rounds);
+    hw::ProcessRelease pr;
+    pr.rounds = release_rounds;
+    pr.calibration_ns = double(config.platform.callback_after_op_ns);
+    pr.calibration = config.spread.quantiles[after_op_index];
+    config.calibration_release.emplace(config.platform, config.spread);
+    config.spread.quantiles[after_op_index] = spread_quantiles(samples);
+    config.spread.tails[after_op_index] = spread_tail(samples);
+    pr.measured = config.spread.quantiles[after_op_index];
+    config.platform.callback_after_op_ns = TimeNs(PlatformSpread::at(pr.measured, 0.5));
+    pr.measured_ns = double(config.platform.callback_after_op_ns);
+    std::cerr << "semaphore release in this process: median " << pr.measured_ns / 1000 << " us, p90 "
+              << PlatformSpread::at(pr.measured, 0.9) / 1000 << " us (calibrated: " << pr.calibration_ns / 1000
+              << " us, " << PlatformSpread::at(pr.calibration, 0.9) / 1000 << " us); applied\n";
+    report.process_release = std::move(pr);  // report.platform stays the calibration's
   }
   hw::TimelineFile timeline;
   timeline.scenario = scenario.name;
@@ -215,6 +237,12 @@ int main(int argc, char** argv) {
                   "host's next call; plain, a plain mutex, starves callbacks while the host launches (as before "
                   "2026-12-01; hw/src/gpu/state_mutex.h, results/hw/h200-callbacks)")
       ->check(CLI::IsMember({"callbacks-first", "plain"}));
+  int release_rounds = 1000;
+  val->add_option("--release-rounds", release_rounds,
+                  "semaphore releases timed in this process before the trials (about 0.7 ms each) when the --platform "
+                  "file has a callback_after_op_ns spread; the prediction charges them instead of the calibration's "
+                  "(process_release in validate.json; 0: the calibration's)")
+      ->check(CLI::Range(0, 100000));
   std::string schedule_file;
   val->add_option("--schedule", schedule_file,
                   "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "
@@ -251,7 +279,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
                         timeline_trial, request ? &*request : nullptr,
-                        state_lock == "callbacks-first");
+                        state_lock == "callbacks-first", release_rounds);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

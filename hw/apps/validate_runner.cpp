@@ -72,8 +72,9 @@ struct SimRunOutcome {
 /// machine's cores make the thousands of runs that a peak range needs (validate --sim-samples)
 /// cost seconds.
 SimPrediction predict(const Scenario& scenario, const std::string& policy, const std::string& guard,
-                      const ValidateConfig& config, const PlatformSpread& spread, const ExecutionUnits& units,
-                      int sim_runs, CorruptionPairTally* pairs, TimelineCombination* timeline) {
+                      const ValidateConfig& config, const PlatformProfile& platform, const PlatformSpread& spread,
+                      const ExecutionUnits& units, int sim_runs, CorruptionPairTally* pairs,
+                      TimelineCombination* timeline) {
   std::vector<SimRunOutcome> outcomes(std::size_t(std::max(sim_runs, 0)));
   auto simulate_one = [&](int t) {
     auto p = make_policy(policy, config.params);
@@ -82,7 +83,7 @@ SimPrediction predict(const Scenario& scenario, const std::string& policy, const
     so.semaphore = config.semaphore;
     so.seed = seeds::nth(scenario.seed, std::uint64_t(t));
     so.params = config.params;
-    so.platform = config.platform;
+    so.platform = platform;
     so.spread = spread.empty() ? nullptr : &spread;
     so.max_events = 200'000'000;
     so.max_findings = std::size_t(1) << 30;
@@ -288,7 +289,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.host_busy_ns = upper_median(host_busy);
   run.host_cadence_ns = upper_median(host_cadence);
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
-  run.sim = predict(scenario, policy, guard, config, config.spread, units, sim_runs, &pairs, timeline);
+  run.sim = predict(scenario, policy, guard, config, config.platform, config.spread, units, sim_runs, &pairs, timeline);
+  if (config.calibration_release)
+    run.sim_calibration_release = predict(scenario, policy, guard, config, config.calibration_release->first,
+                                          config.calibration_release->second, units, sim_runs, nullptr, nullptr);
   run.corruption_pairs = pairs.pairs();
   // The host's pace on this program, trial by trial: its launch cadence against the simulator's
   // median (a trial without two launches in a row has no pace).
@@ -298,7 +302,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       if (c > 0) pace.push_back(c / run.sim.host_cadence_ns);
     PlatformSpread paced = config.spread;
     paced.host_pace = spread_quantiles(pace);
-    if (!pace.empty()) run.sim_host_paced = predict(scenario, policy, guard, config, paced, units, sim_runs, nullptr, nullptr);
+    if (!pace.empty())
+      run.sim_host_paced = predict(scenario, policy, guard, config, config.platform, paced, units, sim_runs, nullptr, nullptr);
   }
   if (!config.quiet && !config.forced.empty()) {
     std::cerr << "  " << policy << " / " << guard << " forced: hw corrupted " << run.corrupted << "/" << run.trials

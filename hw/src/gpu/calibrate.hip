@@ -21,6 +21,7 @@
 #include "allocsim/hw/pattern.h"
 #include "callback_relay.h"
 #include "kernels.h"
+#include "release_path.h"
 
 namespace allocsim::hw {
 namespace {
@@ -94,90 +95,6 @@ void add_quantiles(CalibrationOutput& out, const std::string& name, std::vector<
   std::sort(v.begin(), v.end());
   for (int q : {10, 50, 90, 99})
     out.extra.emplace_back(name + "_p" + std::to_string(q) + "_ns", v[std::min(v.size() - 1, v.size() * std::size_t(q) / 100)]);
-}
-
-/// Diagnostic (extras semaphore_pipeline_depthD_*): the semaphore release as a program under
-/// semaphore D makes it, D rounds in flight. Each round is a ~600 us spin, a store of the round's
-/// number to mapped host memory (one polling thread stamps each new number: the spin's end on the
-/// host's clock) and a callback through the relay that notifies the host; the host sleeps until
-/// round i's callback notifies it, then enqueues round i + D, so D - 1 rounds stay queued behind
-/// the callback that fires. Against the single release above (nothing queued behind it), this says
-/// whether the depth of the queue behind a release changes its time (results/hw/h200-release).
-void time_pipelined_releases(CalibrationOutput& out, hipStream_t s, int depth, int rounds) {
-  unsigned* flag = nullptr;
-  unsigned* flag_device = nullptr;
-  ALLOCSIM_HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&flag), sizeof(unsigned), hipHostMallocMapped));
-  ALLOCSIM_HIP_CHECK(hipHostGetDevicePointer(reinterpret_cast<void**>(&flag_device), flag, 0));
-  *static_cast<volatile unsigned*>(flag) = 0;
-  const auto n = std::size_t(rounds);
-  std::vector<Clock::time_point> seen(n), handed(n), body(n), notified(n), awake(n);
-  std::mutex mu;
-  std::condition_variable cv;
-  int released = 0;
-  std::atomic<bool> poll_gave_up{false};
-  std::thread poller([&] {
-    const auto give_up = Clock::now() + std::chrono::seconds(10) + std::chrono::microseconds(600) * rounds;
-    unsigned last = 0;
-    while (last < unsigned(rounds)) {
-      const unsigned v = *static_cast<volatile unsigned*>(flag);
-      if (v != last) {
-        const auto t = Clock::now();
-        for (unsigned j = last; j < v && j < unsigned(rounds); ++j) seen[j] = t;
-        last = v;
-      } else if (Clock::now() > give_up) {
-        poll_gave_up.store(true);
-        return;
-      }
-    }
-  });
-  {
-    CallbackRelay relay;  // drained (destroyed) before the poller is joined
-    const long long spin_600us = static_cast<long long>(600'000 / out.profile.spin_ns_per_cycle);
-    auto enqueue_round = [&](int i) {
-      ALLOCSIM_HIP_CHECK(launch_spin(spin_600us, s));
-      ALLOCSIM_HIP_CHECK(launch_host_flag(flag_device, unsigned(i + 1), s));
-      if (!relay.enqueue(s, [&, i] {
-            body[std::size_t(i)] = Clock::now();
-            handed[std::size_t(i)] = relay.handed_over();
-            {
-              std::lock_guard<std::mutex> lk(mu);
-              released = i + 1;
-              notified[std::size_t(i)] = Clock::now();
-            }
-            cv.notify_all();
-          }))
-        throw HwError("calibrate: hipStreamAddCallback failed");
-    };
-    for (int i = 0; i < std::min(depth, rounds); ++i) enqueue_round(i);
-    for (int i = 0; i < rounds; ++i) {
-      {
-        std::unique_lock<std::mutex> lk(mu);
-        if (!cv.wait_until(lk, Clock::now() + std::chrono::seconds(5), [&] { return released > i; }))
-          throw HwError("calibrate: a pipelined semaphore-release callback did not run within 5 s");
-        awake[std::size_t(i)] = Clock::now();
-      }
-      if (i + depth < rounds) enqueue_round(i + depth);
-    }
-    ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
-  }
-  poller.join();
-  ALLOCSIM_HIP_CHECK(hipHostFree(flag));
-  if (poll_gave_up.load()) throw HwError("calibrate: the host never saw a pipelined round's flag");
-  auto ns = [](Clock::time_point a, Clock::time_point b) {
-    return double(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
-  };
-  std::vector<double> behind, relay_wake, host_wake, total;
-  for (std::size_t i = 0; i < n; ++i) {
-    behind.push_back(std::max(0.0, ns(seen[i], handed[i])));  // the poller preempted: 0, as above
-    relay_wake.push_back(ns(handed[i], body[i]));
-    host_wake.push_back(std::max(0.0, ns(notified[i], awake[i])));
-    total.push_back(std::max(0.0, ns(seen[i], awake[i])));
-  }
-  const std::string prefix = "semaphore_pipeline_depth" + std::to_string(depth) + "_";
-  add_quantiles(out, prefix + "kernel_end_to_handover", behind);
-  add_quantiles(out, prefix + "handover_to_relay", relay_wake);
-  add_quantiles(out, prefix + "notify_to_host_awake", host_wake);
-  add_quantiles(out, prefix + "kernel_end_to_host_awake", total);
 }
 
 }  // namespace
@@ -254,79 +171,30 @@ CalibrationOutput calibrate_device(int n) {
     set_spread(out, "callback_run_ns", gaps);
   }
 
-  // A callback reached behind a kernel, as every semaphore release and deferred free is: the host
-  // thread sleeps on a condition variable (HipDevice's acquire_semaphore) while the stream runs a
-  // ~600 us spin, then a store to mapped host memory that a polling thread stamps (the spin's end
-  // on the host's clock, within a PCIe round trip), then a callback through the relay that
-  // releases the unit. From the store to the body is callback_after_op_ns: on the H200 about twice
-  // callback_latency_ns, which times a callback on an idle stream from its enqueue
-  // (results/hw/h200-chain). The stages are extras: the kernel's end to HIP's hand-over, the
-  // hand-over to the relay's body, and the body's notify to the host awake.
+  // A callback reached behind a kernel, as every semaphore release and deferred free is
+  // (release_path.h): from the kernel's end to the callback's body is callback_after_op_ns, on
+  // the H200 about twice callback_latency_ns, which times a callback on an idle stream from its
+  // enqueue (results/hw/h200-chain). The stages are extras: the kernel's end to HIP's hand-over,
+  // the hand-over to the relay's body, and the body's notify to the host awake.
   {
-    const int rounds = 1000;
-    unsigned* flag = nullptr;
-    unsigned* flag_device = nullptr;
-    ALLOCSIM_HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&flag), sizeof(unsigned), hipHostMallocMapped));
-    ALLOCSIM_HIP_CHECK(hipHostGetDevicePointer(reinterpret_cast<void**>(&flag_device), flag, 0));
-    CallbackRelay relay;
-    std::mutex mu;
-    std::condition_variable cv;
-    const long long spin_600us = static_cast<long long>(600'000 / out.profile.spin_ns_per_cycle);
-    std::vector<double> after_op, behind, relay_wake, host_wake, total;
-    for (int i = 0; i < rounds; ++i) {
-      *static_cast<volatile unsigned*>(flag) = 0;
-      bool released = false;
-      Clock::time_point seen{}, handed{}, body{}, notified{};
-      std::atomic<bool> poll_done{false};
-      std::thread poller([&] {
-        const auto give_up = Clock::now() + std::chrono::seconds(5);
-        while (*static_cast<volatile unsigned*>(flag) == 0)
-          if (Clock::now() > give_up) return;
-        seen = Clock::now();
-        poll_done.store(true, std::memory_order_release);
-      });
-      ALLOCSIM_HIP_CHECK(launch_spin(spin_600us, s));
-      ALLOCSIM_HIP_CHECK(launch_host_flag(flag_device, 1u, s));
-      if (!relay.enqueue(s, [&] {
-            body = Clock::now();
-            handed = relay.handed_over();
-            {
-              std::lock_guard<std::mutex> lk(mu);
-              released = true;
-              notified = Clock::now();
-            }
-            cv.notify_all();
-          }))
-        throw HwError("calibrate: hipStreamAddCallback failed");
-      Clock::time_point awake;
-      {
-        std::unique_lock<std::mutex> lk(mu);
-        if (!cv.wait_until(lk, Clock::now() + std::chrono::seconds(5), [&] { return released; }))
-          throw HwError("calibrate: a semaphore-release callback did not run within 5 s");
-        awake = Clock::now();
-      }
-      poller.join();
-      ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
-      if (!poll_done.load(std::memory_order_acquire)) throw HwError("calibrate: the host never saw the kernel's flag");
-      auto ns = [](Clock::time_point a, Clock::time_point b) {
-        return double(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
-      };
-      // The poller can be preempted past the hand-over: a negative span is 0 from the kernel's end.
-      after_op.push_back(std::max(0.0, ns(seen, body)));
-      behind.push_back(std::max(0.0, ns(seen, handed)));
-      relay_wake.push_back(ns(handed, body));
-      host_wake.push_back(ns(notified, awake));
-      total.push_back(ns(seen, awake));
-    }
-    out.profile.callback_after_op_ns = TimeNs(median(after_op));
-    set_spread(out, "callback_after_op_ns", after_op);
-    add_quantiles(out, "semaphore_release_kernel_end_to_handover", behind);
-    add_quantiles(out, "semaphore_release_handover_to_relay", relay_wake);
-    add_quantiles(out, "semaphore_release_notify_to_host_awake", host_wake);
-    add_quantiles(out, "semaphore_release_kernel_end_to_host_awake", total);
-    ALLOCSIM_HIP_CHECK(hipHostFree(flag));
+    ReleasePathSamples r = time_release_path(s, out.profile.spin_ns_per_cycle, 1000);
+    out.profile.callback_after_op_ns = TimeNs(median(r.after_op));
+    set_spread(out, "callback_after_op_ns", r.after_op);
+    add_quantiles(out, "semaphore_release_kernel_end_to_handover", r.behind);
+    add_quantiles(out, "semaphore_release_handover_to_relay", r.relay_wake);
+    add_quantiles(out, "semaphore_release_notify_to_host_awake", r.host_wake);
+    add_quantiles(out, "semaphore_release_kernel_end_to_host_awake", r.total);
   }
-  for (int depth : {1, 2, 8}) time_pipelined_releases(out, s, depth, 300);
+  // Diagnostic: the same with 1, 2 and 8 rounds in flight, as a program under those semaphores
+  // keeps them (results/hw/h200-release: the depth does not change it).
+  for (int depth : {1, 2, 8}) {
+    ReleasePathSamples r = time_pipelined_releases(s, out.profile.spin_ns_per_cycle, depth, 300);
+    const std::string prefix = "semaphore_pipeline_depth" + std::to_string(depth) + "_";
+    add_quantiles(out, prefix + "kernel_end_to_handover", r.behind);
+    add_quantiles(out, prefix + "handover_to_relay", r.relay_wake);
+    add_quantiles(out, prefix + "notify_to_host_awake", r.host_wake);
+    add_quantiles(out, prefix + "kernel_end_to_host_awake", r.total);
+  }
 
   // Diagnostic (extras only): host time of callback enqueues and launches while the stream ahead
   // of them is blocked, as a host that runs ahead of the GPU sees it, against the same calls with

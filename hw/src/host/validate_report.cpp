@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "allocsim/core/platform_spread.h"
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/platform_io.h"
 
@@ -79,6 +80,7 @@ boost::json::object run_json(const ValidateRun& run) {
   o["host_cadence_ns"] = run.host_cadence_ns;
   o["sim"] = prediction_json(run.sim);
   if (run.sim_host_paced) o["sim_host_paced"] = prediction_json(*run.sim_host_paced);
+  if (run.sim_calibration_release) o["sim_calibration_release"] = prediction_json(*run.sim_calibration_release);
   boost::json::array pairs;
   for (const CorruptionPair& c : run.corruption_pairs)
     pairs.push_back(boost::json::object{{"reader", c.reader},
@@ -218,6 +220,15 @@ std::string validate_json(const ValidateReport& r) {
                                             {"busy_ns", r.process_pace->busy_ns},
                                             {"pace", r.process_pace->pace()},
                                             {"applied", false}};
+  if (r.process_release) {
+    auto levels = [](const std::vector<double>& q) { return boost::json::array(q.begin(), q.end()); };
+    o["process_release"] = boost::json::object{{"rounds", r.process_release->rounds},
+                                               {"calibration_ns", r.process_release->calibration_ns},
+                                               {"measured_ns", r.process_release->measured_ns},
+                                               {"calibration", levels(r.process_release->calibration)},
+                                               {"measured", levels(r.process_release->measured)},
+                                               {"applied", true}};
+  }
   boost::json::array runs;
   for (const ValidateRun& run : r.runs) runs.push_back(run_json(run));
   o["runs"] = std::move(runs);
@@ -237,6 +248,18 @@ std::string validate_markdown(const ValidateReport& r) {
                   "%.0f us host busy against %.0f us when calibrated); reported, not applied to the prediction\n",
                   r.process_pace->pace(), r.process_pace->trials, r.process_pace->busy_ns / 1000,
                   r.process_pace->reference_ns / 1000);
+    md << line;
+  }
+  if (r.process_release) {
+    const ProcessRelease& pr = *r.process_release;
+    auto p90 = [](const std::vector<double>& q) { return q.empty() ? 0.0 : PlatformSpread::at(q, 0.9); };
+    char line[300];
+    std::snprintf(line, sizeof line,
+                  "- semaphore release in this process (a kernel's end to its callback, %d rounds): median %.0f us, "
+                  "p90 %.0f us, against %.0f us and %.0f us when calibrated; applied to the prediction "
+                  "(`sim_calibration_release` in validate.json keeps the calibration's)\n",
+                  pr.rounds, pr.measured_ns / 1000, p90(pr.measured) / 1000, pr.calibration_ns / 1000,
+                  p90(pr.calibration) / 1000);
     md << line;
   }
   md << "\n";

@@ -197,6 +197,12 @@ struct CalibrationOutput {
 };
 CalibrationOutput calibrate_device(int iterations);
 
+/// validate's own measurement of the semaphore release's path (hw/src/gpu/release_path.h): the
+/// kernel's end to the callback's body, `rounds` samples in ns, taken in the calling process on a
+/// stream of its own (about 0.7 ms each). The calibrating process's differs from it
+/// (results/hw/h200-release).
+std::vector<double> measure_process_release_path(double spin_ns_per_cycle, int rounds);
+
 /// One line naming the GPU, or throws HwError when there is none.
 std::string describe_gpu();
 

@@ -2,7 +2,8 @@
 // DIR/validate.md (the same numbers as tables, plus the closing notes).
 //
 // validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform",
-//   "process_pace" (optional: ProcessPace's fields and "applied"), "runs": [
+//   "process_pace" (optional: ProcessPace's fields and "applied"), "process_release" (optional:
+//   ProcessRelease's fields, spreads at kSpreadLevels, and "applied"), "runs": [
 //   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
 //    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
 //    "peak_bytes_in_use_min", "host_ns_per_free", "instrument_ns_per_free",
@@ -12,7 +13,8 @@
 //            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "peak_bytes_in_use_min",
 //            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_cadence_ns", "host_pace",
 //            "completed", "available"},
-//    "host_busy_ns", "host_cadence_ns", "sim_host_paced" (optional): the same fields as "sim" (validate_runner.h),
+//    "host_busy_ns", "host_cadence_ns", "sim_host_paced" and "sim_calibration_release" (optional): the same
+//    fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}],
 //    "callback_trials" (only for runs whose trials ran policy callbacks): [CallbackTrial's fields]}]}
@@ -126,6 +128,9 @@ struct ValidateRun {
   // pace every simulated run draws from instead of the calibration's. Only the host's speed comes
   // from the trials, none of their outcomes. Absent for a forced run.
   std::optional<SimPrediction> sim_host_paced;
+  // With ProcessRelease applied: the prediction with the calibration's own release path instead
+  // (its callback_after_op_ns and spread), everything else as `sim`.
+  std::optional<SimPrediction> sim_calibration_release;
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
   std::vector<ForcedDelayResult> forced_delays;  // validate --schedule's forced run only
   std::vector<CallbackTrial> callback_trials;    // by trial; empty when no trial ran a callback
@@ -150,6 +155,17 @@ struct ProcessPace {
   double pace() const { return busy_ns / reference_ns; }
 };
 
+/// The semaphore release's path in the validating process: calibrate's kernel-end-to-callback
+/// measurement (callback_after_op_ns) run here before the trials. Applied: the prediction (`sim`)
+/// charges this process's median and draws from its spread instead of the calibration's, because
+/// the calibrating process's release tail did not predict the validating processes' (results/hw/
+/// h200-release: a calibration's p90 of 358 us beside trials whose releases rarely took 300 us).
+struct ProcessRelease {
+  int rounds = 0;
+  double calibration_ns = 0, measured_ns = 0;    // callback_after_op_ns: the calibration's, this process's median
+  std::vector<double> calibration, measured;     // the spreads, at kSpreadLevels
+};
+
 struct ValidateReport {
   std::string device;    // e.g. "NVIDIA H200 (sm_90, 143771 MiB, HIP on NVIDIA)"
   std::string scenario;
@@ -160,6 +176,7 @@ struct ValidateReport {
   std::vector<ValidateRun> runs;
   std::optional<ScheduleSection> schedule;
   std::optional<ProcessPace> process_pace;  // absent: the platform file has no reference, or --schedule
+  std::optional<ProcessRelease> process_release;  // absent: no callback_after_op_ns spread, --schedule, or --release-rounds 0
 };
 
 std::string validate_json(const ValidateReport& r);
