@@ -290,9 +290,9 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.host_cadence_ns = upper_median(host_cadence);
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
   run.sim = predict(scenario, policy, guard, config, config.platform, config.spread, units, sim_runs, &pairs, timeline);
-  if (config.calibration_release)
-    run.sim_calibration_release = predict(scenario, policy, guard, config, config.calibration_release->first,
-                                          config.calibration_release->second, units, sim_runs, nullptr, nullptr);
+  if (config.process_release)
+    run.sim_process_release = predict(scenario, policy, guard, config, config.process_release->first,
+                                      config.process_release->second, units, sim_runs, nullptr, nullptr);
   run.corruption_pairs = pairs.pairs();
   // The host's pace on this program, trial by trial: its launch cadence against the simulator's
   // median (a trial without two launches in a row has no pace).

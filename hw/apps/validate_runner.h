@@ -27,10 +27,9 @@ struct ValidateConfig {
   std::vector<ForcedDelay> forced;  // --schedule: delays forced in every trial (schedule_forcing.h)
   std::vector<StepHold> sim_holds;  // --schedule: the same delays, in the simulator's prediction
   bool callbacks_first = true;      // --state-lock: HwDeviceOptions::callbacks_first
-  // validate measured the release path in its own process and `platform` / `spread` carry it:
-  // the calibration's own (its callback_after_op_ns and spread), for the prediction without it
-  // (ValidateRun::sim_calibration_release).
-  std::optional<std::pair<PlatformProfile, PlatformSpread>> calibration_release;
+  // validate timed the release path in its own process: `platform` and `spread` with that
+  // instead of the calibration's callback_after_op_ns, for ValidateRun::sim_process_release.
+  std::optional<std::pair<PlatformProfile, PlatformSpread>> process_release;
 };
 
 /// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.

@@ -215,13 +215,13 @@ TEST_CASE("summary: the release timed in each process against the calibration's,
   pr.measured = {10'000, 60'000, 70'000, 80'000, 90'000, 120'000, 300'000};
   rep.process_release = pr;
   // The hardware corrupts execution 0 in 6 of 10 trials; with this process's release the
-  // prediction says 5 in 10 (+10 pp), with the calibration's 1 in 10 (+50 pp).
-  hw::ValidateRun r = run("immediate", "none", 6, 1, 5);
-  hw::SimPrediction cal = r.sim;
-  cal.manifest = cal.manifest_executions = 1;
-  cal.manifest_rate = 1 / 20.0;
-  cal.manifest_by_execution = {1, 0};
-  r.sim_calibration_release = cal;
+  // prediction says 5 in 10 (+10 pp), with the calibration's (`sim`) 1 in 10 (+50 pp).
+  hw::ValidateRun r = run("immediate", "none", 6, 1, 1);
+  hw::SimPrediction here = r.sim;
+  here.manifest = here.manifest_executions = 5;
+  here.manifest_rate = 5 / 20.0;
+  here.manifest_by_execution = {5, 0};
+  r.sim_process_release = here;
   rep.runs = {r};
   hw::write_validate_files((dir / "toy" / "semaphore-8").string(), rep);
   const std::string md = hw::validate_summary_markdown(dir.string());
@@ -230,5 +230,7 @@ TEST_CASE("summary: the release timed in each process against the calibration's,
   CHECK(md.find("| toy | 8 | 80 / 120 | 94 / 358 | +5.0 pp | +10.0 pp | **+25.0 pp** | **+50.0 pp** |") != std::string::npos);
   CHECK(md.find("With the release timed in each process, 1 of 1 points lie within 10 pp overall and 1 of 1 within 20 "
                 "pp on every execution; with the calibration's, 0 and 0.") != std::string::npos);
+  CHECK(md.find("The tables above show the calibration's (`sim`); this process's is `sim_process_release`.") !=
+        std::string::npos);
   fs::remove_all(dir);
 }

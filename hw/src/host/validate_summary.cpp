@@ -55,9 +55,12 @@ struct Run {
   std::vector<int> hw_by_execution;  // trials with a corruption, per execution
   Prediction sim;                    // from the calibration alone
   std::optional<Prediction> paced;   // with the host pace measured in these trials
-  // The validating process timed the semaphore release and `sim` charged it (process_release);
-  // this is the prediction with the calibration's own release path instead.
-  std::optional<Prediction> calibration_release;
+  // The validating process timed the semaphore release (process_release): the prediction charging
+  // that and the one charging the calibration's. Reported apart ("sim_process_release", `sim` the
+  // calibration's), or, in the one pass that applied it ("applied": true), `sim` this process's and
+  // "sim_calibration_release" the calibration's.
+  std::optional<Prediction> release_here, release_calibrated;
+  bool release_applied = false;
   std::vector<double> release_measured, release_calibration;  // process_release's spreads (kSpreadLevels)
 
   /// Per execution: the hardware's corrupted-trial fraction minus the prediction's probability.
@@ -164,7 +167,9 @@ void read_file(const fs::path& file, Session& s) {
   const json::value* applied = process_pace ? process_pace->as_object().if_contains("applied") : nullptr;
   const bool pace_scaled = process_pace && (!applied || json::value_to<bool>(*applied));
   std::vector<double> release_measured, release_calibration;
+  bool release_applied = false;
   if (const json::value* pr = top.if_contains("process_release")) {
+    release_applied = json::value_to<bool>(field(pr->as_object(), "applied", file));
     for (const json::value& x : field(pr->as_object(), "measured", file).as_array()) release_measured.push_back(x.to_number<double>());
     for (const json::value& x : field(pr->as_object(), "calibration", file).as_array())
       release_calibration.push_back(x.to_number<double>());
@@ -199,8 +204,12 @@ void read_file(const fs::path& file, Session& s) {
     r.sim_host_ns_per_free = num(sim, "host_ns_per_free", file);
     for (const json::value& x : field(o, "corrupted_by_execution", file).as_array()) r.hw_by_execution.push_back(json::value_to<int>(x));
     r.sim = read_prediction(sim, file);
-    if (o.contains("sim_calibration_release")) {
-      r.calibration_release = read_prediction(field(o, "sim_calibration_release", file).as_object(), file);
+    const char* other = release_applied ? "sim_calibration_release" : "sim_process_release";
+    if (o.contains(other)) {
+      const Prediction p = read_prediction(field(o, other, file).as_object(), file);
+      r.release_here = release_applied ? r.sim : p;
+      r.release_calibrated = release_applied ? p : r.sim;
+      r.release_applied = release_applied;
       r.release_measured = release_measured;
       r.release_calibration = release_calibration;
     }
@@ -362,14 +371,23 @@ std::string validate_summary_markdown(const std::string& dir) {
 
   // ---- the same points, predicted with the calibration's release path instead of the process's
   bool any_release = false;
-  for (const Run& r : s.runs) any_release = any_release || r.calibration_release.has_value();
+  int applied_points = 0, release_points = 0;
+  for (const Run& r : s.runs) any_release = any_release || r.release_here.has_value();
+  for (const auto& [key, runs] : groups) {
+    release_points += std::any_of(runs.begin(), runs.end(), [](const Run* r) { return r->release_here.has_value(); });
+    applied_points += std::any_of(runs.begin(), runs.end(), [](const Run* r) { return r->release_applied; });
+  }
   if (any_release) {
     o << "\n## The semaphore release: timed in each validating process against the calibration's\n\n"
       << "Each validate process timed calibrate's semaphore release (a kernel's end to its callback's body, "
-         "`callback_after_op_ns`) before its trials, and the calibrated prediction above charged that "
-         "(`process_release` in validate.json); `sim_calibration_release` is the same prediction with the "
-         "calibration's own release path. Release: median / p90 in us, the largest over each point's "
-         "files.\n\n"
+         "`callback_after_op_ns`) before its trials (`process_release` in validate.json), and predicted the "
+         "program again charging that instead of the calibration's, everything else the same. "
+      << (applied_points == 0 ? std::string("The tables above show the calibration's (`sim`); this process's is "
+                                            "`sim_process_release`.")
+                              : "At " + std::to_string(applied_points) + " of " + std::to_string(release_points) +
+                                    " points validate applied this process's: the tables above show it (`sim`), and "
+                                    "`sim_calibration_release` is the calibration's.")
+      << " Release: median / p90 in us, the largest over each point's files.\n\n"
       << "| scenario | semaphore | release here | release calibrated | here: diff | here: largest per-execution diff | "
          "calibration's: diff | calibration's: largest per-execution diff |\n|---|---|---|---|---|---|---|---|\n";
     int points = 0, here_overall = 0, here_executions = 0, cal_overall = 0, cal_executions = 0;
@@ -381,15 +399,16 @@ std::string validate_summary_markdown(const std::string& dir) {
       double here_p50 = 0, here_p90 = 0, cal_p50 = 0, cal_p90 = 0;
       bool any = false;
       for (const Run* r : runs) {
-        if (!r->calibration_release) continue;
+        if (!r->release_here) continue;
         any = true;
         const double n = double(r->trials) * double(r->executions);
         hw_execs += double(r->corrupted_executions);
-        here_execs += r->sim.rate * n;
-        cal_execs += r->calibration_release->rate * n;
+        here_execs += r->release_here->rate * n;
+        cal_execs += r->release_calibrated->rate * n;
         total += n;
-        if (std::fabs(r->largest_execution_diff_pp()) > std::fabs(here_worst)) here_worst = r->largest_execution_diff_pp();
-        const double c = r->largest_execution_diff_pp(*r->calibration_release);
+        const double h = r->largest_execution_diff_pp(*r->release_here);
+        if (std::fabs(h) > std::fabs(here_worst)) here_worst = h;
+        const double c = r->largest_execution_diff_pp(*r->release_calibrated);
         if (std::fabs(c) > std::fabs(cal_worst)) cal_worst = c;
         here_p50 = std::max(here_p50, us_at(r->release_measured, 0.5));
         here_p90 = std::max(here_p90, us_at(r->release_measured, 0.9));

@@ -13,7 +13,7 @@
 //            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "peak_bytes_in_use_min",
 //            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_cadence_ns", "host_pace",
 //            "completed", "available"},
-//    "host_busy_ns", "host_cadence_ns", "sim_host_paced" and "sim_calibration_release" (optional): the same
+//    "host_busy_ns", "host_cadence_ns", "sim_host_paced" and "sim_process_release" (optional): the same
 //    fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}],
@@ -128,9 +128,9 @@ struct ValidateRun {
   // pace every simulated run draws from instead of the calibration's. Only the host's speed comes
   // from the trials, none of their outcomes. Absent for a forced run.
   std::optional<SimPrediction> sim_host_paced;
-  // With ProcessRelease applied: the prediction with the calibration's own release path instead
-  // (its callback_after_op_ns and spread), everything else as `sim`.
-  std::optional<SimPrediction> sim_calibration_release;
+  // With ProcessRelease: the prediction with the release path timed in this process instead of
+  // the calibration's (its callback_after_op_ns and spread), everything else as `sim`.
+  std::optional<SimPrediction> sim_process_release;
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
   std::vector<ForcedDelayResult> forced_delays;  // validate --schedule's forced run only
   std::vector<CallbackTrial> callback_trials;    // by trial; empty when no trial ran a callback
@@ -156,10 +156,11 @@ struct ProcessPace {
 };
 
 /// The semaphore release's path in the validating process: calibrate's kernel-end-to-callback
-/// measurement (callback_after_op_ns) run here before the trials. Applied: the prediction (`sim`)
-/// charges this process's median and draws from its spread instead of the calibration's, because
-/// the calibrating process's release tail did not predict the validating processes' (results/hw/
-/// h200-release: a calibration's p90 of 358 us beside trials whose releases rarely took 300 us).
+/// measurement (callback_after_op_ns) run here before the trials, and a prediction charging it
+/// (ValidateRun::sim_process_release). Reported, not applied ("applied": false): the calibrating
+/// process's release tail differs from the validating processes' (results/hw/h200-release-2), but
+/// the one pass that applied this process's instead ("applied": true, `sim_calibration_release`
+/// the calibration's; results/hw/h200-process-release) predicted no better.
 struct ProcessRelease {
   int rounds = 0;
   double calibration_ns = 0, measured_ns = 0;    // callback_after_op_ns: the calibration's, this process's median
