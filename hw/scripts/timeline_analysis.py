@@ -8,6 +8,8 @@
   timeline_analysis.py callbacks results/hw/h200-callbacks -> results/hw/h200-callbacks/analysis.md
   timeline_analysis.py queue     results/hw/h200-deferred  -> results/hw/h200-deferred/analysis.md
   timeline_analysis.py process   results/hw/h200-process-pace -> results/hw/h200-process-pace/analysis.md
+  timeline_analysis.py release   results/hw/h200-release   -> results/hw/h200-release/analysis.md
+  timeline_analysis.py outcomes  results/hw/h200-process-outcomes -> results/hw/h200-process-outcomes/analysis.md
 
 The first three read DIR/timeline.tar.gz (the `validate --timeline` files of hw/scripts/h200_edge.sh
 or h200_launch_cost.sh); `callbacks` reads the validate.json files of hw/scripts/h200_callbacks.sh
@@ -602,15 +604,218 @@ def process(folder):
                  f"faster one's host time at the median and {max(ratios):.2f} at most.\n")
     return "\n".join(o).rstrip() + "\n"
 
+SPREAD_LEVELS = [0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 0.99]  # platform_spread.h's kSpreadLevels
+
+
+def spread_at(q, u):
+    """PlatformSpread::at: the spread's value at level u, linear between its levels."""
+    for i in range(1, len(SPREAD_LEVELS)):
+        if u <= SPREAD_LEVELS[i]:
+            lo, hi = SPREAD_LEVELS[i - 1], SPREAD_LEVELS[i]
+            return q[i - 1] + (u - lo) / (hi - lo) * (q[i] - q[i - 1])
+    return q[-1]
+
+
+def quantile(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(p * len(v)))]
+
+
+def release_stages(c, semaphore):
+    """Each semaphore release that the host waited for in one timeline: {stage: us}. Execution r's
+    last compute op's end (GPU clock) frees the unit execution r + semaphore waits for; the host's
+    stamps (its own clock) give the rest. The two clocks meet at the launch nearest its start (the
+    smallest start minus launch time over the trial's ops: the clocks' offset plus the shortest
+    launch-to-start latency, a few us), so the first stage is that much short."""
+    ops = device_ops(c["ops"])
+    offset = min(o["start_ns"] - o["enqueued_ns"] for o in ops)
+    comp = sorted([x for x in ops if x["stream"] == "compute"], key=lambda x: x["start_ns"])
+    launched = sorted(comp, key=lambda x: x["enqueued_ns"])
+    cbs, waits = c["host_callbacks"], c["semaphore_waits"]
+    executions = (len(comp) - 1) // 6
+    out = []
+    for r in range(executions - semaphore):
+        end, b, w = comp[6 + 6 * r]["end_ns"], cbs[r], waits[r + semaphore]
+        if w["since_ns"] > b["done_ns"]:
+            continue  # the host was not waiting for this release
+        first = launched[1 + 6 * (r + semaphore)]["enqueued_ns"]
+        out.append({"kernel end to HIP's hand-over": (b["handed_over_ns"] + offset - end) / 1e3,
+                    "hand-over to the relay": (b["taken_up_ns"] - b["handed_over_ns"]) / 1e3,
+                    "relay to the state lock": (b["locked_ns"] - b["taken_up_ns"]) / 1e3,
+                    "the body": (b["done_ns"] - b["locked_ns"]) / 1e3,
+                    "body's end to the host awake": (w["acquired_ns"] - b["done_ns"]) / 1e3,
+                    "host awake to its next launch": (first - w["acquired_ns"]) / 1e3,
+                    "kernel end to the next launch": (first + offset - end) / 1e3})
+    return out
+
+
+def release_to_launch(ops, semaphore):
+    """us from execution r's last compute op's end to execution r + semaphore's first launch (one clock: the
+    simulator's), where the launch came after the end."""
+    comp = sorted([x for x in device_ops(ops) if x["stream"] == "compute"], key=lambda x: x["start_ns"])
+    launched = sorted(comp, key=lambda x: x["enqueued_ns"])
+    executions = (len(comp) - 1) // 6
+    spans = []
+    for r in range(executions - semaphore):
+        end, first = comp[6 + 6 * r]["end_ns"], launched[1 + 6 * (r + semaphore)]["enqueued_ns"]
+        if first >= end:
+            spans.append((first - end) / 1e3)
+    return spans
+
+
+def release(folder):
+    """The semaphore release in validated programs (results/hw/h200-release, -2-timelines): stage by stage from the
+    timelines' host stamps, against the simulator's, and calibrate's release with 1, 2 and 8 rounds in flight."""
+    t = load(folder)
+    o = header("release", folder, "a semaphore release in the validated programs, stage by stage",
+               " The calibration lines are `log.txt`'s.")
+    sems = sorted({int(n.split("-")[2]) for n in t if n.startswith("conv-autotune-")})
+    o.append("## conv-autotune under immediate + none: each release the host waited for\n")
+    o.append("Trials 1 and up, every release of a semaphore unit the host was asleep waiting for: median / p90 (us) of "
+             "each stage, from the host's stamps in the timelines (the first and last rows meet the GPU's clock at the "
+             "launch nearest its start, a few us short).\n")
+    stages = None
+    rows = {}
+    for sem in sems:
+        got = []
+        for name, c in t.items():
+            if name.startswith(f"conv-autotune-{sem}-immediate-none-trial-") and not name.endswith("-trial-0.json"):
+                got += release_stages(c, sem)
+        if got:
+            rows[sem] = got
+            stages = list(got[0])
+    o.append("| stage | " + " | ".join(f"semaphore {s}" for s in rows) + " |")
+    o.append("|---|" + "---|" * len(rows))
+    for st in stages or []:
+        o.append(f"| {st} | " + " | ".join(f"{statistics.median([g[st] for g in v]):.0f} / {quantile([g[st] for g in v], 0.9):.0f}"
+                                           for v in rows.values()) + " |")
+    o.append("| releases | " + " | ".join(str(len(v)) for v in rows.values()) + " |")
+    o.append("\nThe same span, from an execution's last op's end to the first launch of the execution its unit lets in, "
+             "on the GPU and in the simulator's run of the same trial (p10 / median / p90, us):\n")
+    o.append("| semaphore | hw | its releases (the host waiting) | sim | its releases (every one) |")
+    o.append("|---|---|---|---|---|")
+    for sem in sems:
+        hw, sim = [], []
+        for name, c in t.items():
+            if name.startswith(f"conv-autotune-{sem}-immediate-none-trial-") and not name.endswith("-trial-0.json"):
+                hw += [g["kernel end to the next launch"] for g in release_stages(c, sem)]
+                sim += release_to_launch(c["sim_ops"], sem)
+        if hw and sim:
+            fmt3 = lambda v: f"{quantile(v, 0.1):.0f} / {statistics.median(v):.0f} / {quantile(v, 0.9):.0f}"
+            o.append(f"| {sem} | {fmt3(hw)} | {len(hw)} | {fmt3(sim)} | {len(sim)} |")
+    x = calibrate_extras(Path(folder) / "log.txt", "semaphore_")
+    o.append("\n## calibrate's release, one at a time and with rounds in flight\n")
+    o.append("`semaphore_release_*` times one release at a time (each round waits for the last); "
+             "`semaphore_pipeline_depthD_*` keeps D rounds in flight as a program under semaphore D does. p50 / p90 / "
+             "p99 (us):\n")
+    o.append("| rounds in flight | kernel end to HIP's hand-over | kernel end to the host awake |")
+    o.append("|---|---|---|")
+    for label, prefix in [("one at a time", "release_"), ("1", "pipeline_depth1_"), ("2", "pipeline_depth2_"),
+                          ("8", "pipeline_depth8_")]:
+        cell = lambda stage: " / ".join(us(x[f"{prefix}{stage}_p{q}_ns"]) for q in (50, 90, 99))
+        o.append(f"| {label} | {cell('kernel_end_to_handover')} | {cell('kernel_end_to_host_awake')} |")
+    return "\n".join(o).rstrip() + "\n"
+
+
+# The sessions whose calibration has a callback_after_op_ns spread and whose per-execution pass ran both
+# conv-autotune points where the release decides an execution (semaphores 2 and 8).
+RELEASE_SESSIONS = ["h200-afterop", "h200-afterop-2", "h200-release-2", "h200-process-release"]
+
+
+def predictions(d, r):
+    """(the calibration's prediction, this process's release) of one run: `sim` and "sim_process_release", or, where
+    validate applied the process's ("applied": true), "sim_calibration_release" and `sim`."""
+    applied = d.get("process_release", {}).get("applied", False)
+    if applied:
+        return r["sim_calibration_release"], r["sim"]
+    return r["sim"], r.get("sim_process_release")
+
+
+def outcomes(folder):
+    """One host, one calibration, 8 validating processes per point (results/hw/h200-process-outcomes): each process's
+    outcome at the executions near an edge against its host pace and its release path; and, over sessions, the
+    calibration's release tail against the hardware's outcome where the release decides it."""
+    o = [f"# H200: one execution's outcome from one process to the next (analysis)\n",
+         f"Generated by `hw/scripts/timeline_analysis.py outcomes {shown(folder)}` from the `validate.json` files under "
+         "it and those of the sessions named below; every number here is computed from them (tests/hw checks it).\n"]
+    for point in sorted(p.name for p in Path(folder).iterdir() if p.is_dir()):
+        files = sorted(Path(folder, point, "runs").glob("*/validate.json"), key=lambda f: int(f.parent.name.rsplit("-", 1)[1]))
+        loaded = [(json.loads(f.read_text()), f) for f in files]
+        runs = [(d, d["runs"][0]) for d, _ in loaded]
+        execs = [e for e in range(runs[0][1]["executions"])
+                 if len({r["corrupted_by_execution"][e] for _, r in runs}) > 1 or
+                 any(0 < r["corrupted_by_execution"][e] < r["trials"] for _, r in runs)]
+        o.append(f"## {point}, immediate + none, {runs[0][1]['trials']} trials per process\n")
+        o.append("Per process, in run order: its host pace on the program (the median over its trials of the launch "
+                 "cadence over the simulator's, as `sim_host_paced` draws it), the p90 of the release it timed (us), "
+                 "and for each execution the hardware's corrupted-trial fraction, then the prediction's probability "
+                 "with the calibration's pace and release (cal), with the trials' pace (paced) and with the process's "
+                 "release (rel). Executions listed: those whose outcome is not the same in every trial.\n")
+        o.append("| process | pace | release p90 | " + " | ".join(f"execution {e}: hw / cal / paced / rel" for e in execs) + " |")
+        o.append("|---|---|---|" + "---|" * len(execs))
+        err = {"cal": [], "paced": [], "rel": []}
+        for i, (d, r) in enumerate(runs, 1):
+            cal, rel = predictions(d, r)
+            paced = r["sim_host_paced"]
+            p = lambda pred, e: pred["manifest_by_execution"][e] / pred["runs"]
+            cells = []
+            for e in execs:
+                hw = r["corrupted_by_execution"][e] / r["trials"]
+                for k, pred in (("cal", cal), ("paced", paced), ("rel", rel)):
+                    err[k].append(abs(hw - p(pred, e)))
+                cells.append(f"{hw:.2f} / {p(cal, e):.2f} / {p(paced, e):.2f} / {p(rel, e):.2f}")
+            o.append(f"| {i} | {spread_at(paced['host_pace'], 0.5):.2f} | "
+                     f"{spread_at(d['process_release']['measured'], 0.9) / 1e3:.0f} | " + " | ".join(cells) + " |")
+        if execs:
+            hw_range = [(min(r["corrupted_by_execution"][e] for _, r in runs) / runs[0][1]["trials"],
+                         max(r["corrupted_by_execution"][e] for _, r in runs) / runs[0][1]["trials"]) for e in execs]
+            widest = max(range(len(execs)), key=lambda i: hw_range[i][1] - hw_range[i][0])
+            o.append(f"\nExecution {execs[widest]} ranged from {hw_range[widest][0]:.2f} to {hw_range[widest][1]:.2f} "
+                     f"over these {len(runs)} processes. Mean |hw - prediction| over the listed executions and processes: "
+                     f"calibration's {statistics.mean(err['cal']):.3f}, with the trials' pace "
+                     f"{statistics.mean(err['paced']):.3f}, with the process's release {statistics.mean(err['rel']):.3f}.\n")
+        else:
+            o.append("\nEvery execution had the same outcome in every trial of every process.\n")
+    o.append("## Over sessions: the calibration's release tail against the hardware, where the release decides\n")
+    o.append("conv-autotune's per-execution passes: at semaphore 2 a slower release moves the autotuner's zeroing from "
+             "execution 2 to 3, at semaphore 8 from 4 to 5. The calibration's callback_after_op_ns at p50 / p75 / p90 "
+             "(us), and each execution's hardware fraction (400 trials) and calibrated probability:\n")
+    o.append("| session | calibrated release p50 / p75 / p90 | semaphore 2, execution 3: hw / sim | "
+             "semaphore 8, execution 5: hw / sim |")
+    o.append("|---|---|---|---|")
+    p90s = []
+    for session in RELEASE_SESSIONS:
+        root = Path(folder).parent / session
+        q = json.loads((root / "calibration.json").read_text())["spread"]["callback_after_op_ns"]
+        cells = []
+        for sem, e in ((2, 3), (8, 5)):
+            d = json.loads((root / "per-execution" / "conv-autotune" / f"semaphore-{sem}" / "validate.json").read_text())
+            r = d["runs"][0]
+            cal, _ = predictions(d, r)
+            if sem == 8:
+                hw8, sim8 = r["corrupted_by_execution"][e] / r["trials"], cal["manifest_by_execution"][e] / cal["runs"]
+            cells.append(f"{r['corrupted_by_execution'][e] / r['trials']:.2f} / {cal['manifest_by_execution'][e] / cal['runs']:.2f}")
+        o.append(f"| {session} | {spread_at(q, 0.5) / 1e3:.0f} / {spread_at(q, 0.75) / 1e3:.0f} / {spread_at(q, 0.9) / 1e3:.0f} | "
+                 + " | ".join(cells) + " |")
+        p90s.append((spread_at(q, 0.9), session, hw8, sim8))
+    widest = max(p90s)
+    rank = lambda v, i: 1 + sorted((x[i] for x in p90s), reverse=True).index(widest[i])
+    o.append(f"\nThe calibration with the largest p90 ({widest[1]}) gave the simulator's probability at semaphore 8, "
+             f"execution 5, rank {rank(p90s, 3)} of {len(p90s)} from the top, and the hardware's fraction there rank "
+             f"{rank(p90s, 2)} of {len(p90s)}.\n")
+    return "\n".join(o).rstrip() + "\n"
+
+
 
 def main(argv):
     check = "--check" in argv
     args = [a for a in argv if a != "--check"]
-    if len(args) != 2 or args[0] not in ("edge", "launch", "wake", "chain", "callbacks", "queue", "process"):
+    if len(args) != 2 or args[0] not in ("edge", "launch", "wake", "chain", "callbacks", "queue", "process", "release",
+                                         "outcomes"):
         print(__doc__, file=sys.stderr)
         return 2
     text = {"edge": edge, "launch": launch, "wake": wake, "chain": chain, "callbacks": callbacks, "queue": queue,
-            "process": process}[args[0]](args[1])
+            "process": process, "release": release, "outcomes": outcomes}[args[0]](args[1])
     out = Path(args[1]) / "analysis.md"
     if check:
         same = out.exists() and out.read_text() == text

@@ -70,7 +70,9 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-cold2/per-execution", "results/hw/h200-cold2/all",
                               "results/hw/h200-inproc/per-execution", "results/hw/h200-inproc/all",
                               "results/hw/h200-afterop/per-execution", "results/hw/h200-afterop/all",
-                              "results/hw/h200-afterop-2/per-execution", "results/hw/h200-afterop-2/all"}) {
+                              "results/hw/h200-afterop-2/per-execution", "results/hw/h200-afterop-2/all",
+                              "results/hw/h200-release-2/per-execution", "results/hw/h200-release-2/all",
+                              "results/hw/h200-process-release/per-execution", "results/hw/h200-process-release/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
