@@ -621,18 +621,22 @@ def quantile(v, p):
     return v[min(len(v) - 1, int(p * len(v)))]
 
 
+def compute_ops(ops):
+    """The compute stream's device ops by start and by launch, and the executions they make (six ops each,
+    after init_weights)."""
+    comp = sorted([x for x in device_ops(ops) if x["stream"] == "compute"], key=lambda x: x["start_ns"])
+    return comp, sorted(comp, key=lambda x: x["enqueued_ns"]), (len(comp) - 1) // 6
+
+
 def release_stages(c, semaphore):
     """Each semaphore release that the host waited for in one timeline: {stage: us}. Execution r's
     last compute op's end (GPU clock) frees the unit execution r + semaphore waits for; the host's
     stamps (its own clock) give the rest. The two clocks meet at the launch nearest its start (the
     smallest start minus launch time over the trial's ops: the clocks' offset plus the shortest
     launch-to-start latency, a few us), so the first stage is that much short."""
-    ops = device_ops(c["ops"])
-    offset = min(o["start_ns"] - o["enqueued_ns"] for o in ops)
-    comp = sorted([x for x in ops if x["stream"] == "compute"], key=lambda x: x["start_ns"])
-    launched = sorted(comp, key=lambda x: x["enqueued_ns"])
+    offset = min(o["start_ns"] - o["enqueued_ns"] for o in device_ops(c["ops"]))
+    comp, launched, executions = compute_ops(c["ops"])
     cbs, waits = c["host_callbacks"], c["semaphore_waits"]
-    executions = (len(comp) - 1) // 6
     out = []
     for r in range(executions - semaphore):
         end, b, w = comp[6 + 6 * r]["end_ns"], cbs[r], waits[r + semaphore]
@@ -652,9 +656,7 @@ def release_stages(c, semaphore):
 def release_to_launch(ops, semaphore):
     """us from execution r's last compute op's end to execution r + semaphore's first launch (one clock: the
     simulator's), where the launch came after the end."""
-    comp = sorted([x for x in device_ops(ops) if x["stream"] == "compute"], key=lambda x: x["start_ns"])
-    launched = sorted(comp, key=lambda x: x["enqueued_ns"])
-    executions = (len(comp) - 1) // 6
+    comp, launched, executions = compute_ops(ops)
     spans = []
     for r in range(executions - semaphore):
         end, first = comp[6 + 6 * r]["end_ns"], launched[1 + 6 * (r + semaphore)]["enqueued_ns"]

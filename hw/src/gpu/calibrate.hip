@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "allocsim/core/platform.h"
@@ -90,11 +91,19 @@ void set_spread(CalibrationOutput& out, const char* field, std::vector<double> s
   if (f.payer == CostPayer::callback_thread) out.spread.tails[platform_field_index(f)] = spread_tail(samples);
 }
 
-/// Extras NAME_p{10,50,90,99}_ns: quantiles of `v`.
-void add_quantiles(CalibrationOutput& out, const std::string& name, std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  for (int q : {10, 50, 90, 99})
-    out.extra.emplace_back(name + "_p" + std::to_string(q) + "_ns", v[std::min(v.size() - 1, v.size() * std::size_t(q) / 100)]);
+/// Extras PREFIX<stage>_p{10,50,90,99}_ns: quantiles of each stage of the release path.
+void add_release_stages(CalibrationOutput& out, const std::string& prefix, const ReleasePathSamples& r) {
+  for (const auto& [stage, samples] :
+       {std::pair<const char*, const std::vector<double>*>{"kernel_end_to_handover", &r.behind},
+        {"handover_to_relay", &r.relay_wake},
+        {"notify_to_host_awake", &r.host_wake},
+        {"kernel_end_to_host_awake", &r.total}}) {
+    std::vector<double> v = *samples;
+    std::sort(v.begin(), v.end());
+    for (int q : {10, 50, 90, 99})
+      out.extra.emplace_back(prefix + stage + "_p" + std::to_string(q) + "_ns",
+                             v[std::min(v.size() - 1, v.size() * std::size_t(q) / 100)]);
+  }
 }
 
 }  // namespace
@@ -180,21 +189,13 @@ CalibrationOutput calibrate_device(int n) {
     ReleasePathSamples r = time_release_path(s, out.profile.spin_ns_per_cycle, 1000);
     out.profile.callback_after_op_ns = TimeNs(median(r.after_op));
     set_spread(out, "callback_after_op_ns", r.after_op);
-    add_quantiles(out, "semaphore_release_kernel_end_to_handover", r.behind);
-    add_quantiles(out, "semaphore_release_handover_to_relay", r.relay_wake);
-    add_quantiles(out, "semaphore_release_notify_to_host_awake", r.host_wake);
-    add_quantiles(out, "semaphore_release_kernel_end_to_host_awake", r.total);
+    add_release_stages(out, "semaphore_release_", r);
   }
   // Diagnostic: the same with 1, 2 and 8 rounds in flight, as a program under those semaphores
   // keeps them (results/hw/h200-release: the depth does not change it).
-  for (int depth : {1, 2, 8}) {
-    ReleasePathSamples r = time_pipelined_releases(s, out.profile.spin_ns_per_cycle, depth, 300);
-    const std::string prefix = "semaphore_pipeline_depth" + std::to_string(depth) + "_";
-    add_quantiles(out, prefix + "kernel_end_to_handover", r.behind);
-    add_quantiles(out, prefix + "handover_to_relay", r.relay_wake);
-    add_quantiles(out, prefix + "notify_to_host_awake", r.host_wake);
-    add_quantiles(out, prefix + "kernel_end_to_host_awake", r.total);
-  }
+  for (int depth : {1, 2, 8})
+    add_release_stages(out, "semaphore_pipeline_depth" + std::to_string(depth) + "_",
+                       time_pipelined_releases(s, out.profile.spin_ns_per_cycle, depth, 300));
 
   // Diagnostic (extras only): host time of callback enqueues and launches while the stream ahead
   // of them is blocked, as a host that runs ahead of the GPU sees it, against the same calls with
