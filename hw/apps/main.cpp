@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <optional>
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/schedule.h"
@@ -91,6 +92,30 @@ ScheduleRequest apply_schedule(const std::string& file, RunConfig& run, std::str
   return req;
 }
 
+/// The release path differs between processes too (results/hw/h200-release-2): calibrate's
+/// kernel-end-to-callback measurement again, here, and config.process_release, the profile and
+/// spread a prediction beside the calibrated one charges with it. Not applied:
+/// results/hw/h200-process-release applied it and predicted no better. None when the platform file
+/// has no callback_after_op_ns spread to set it against.
+std::optional<hw::ProcessRelease> time_process_release(hw::ValidateConfig& config, int rounds) {
+  const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
+  if (config.spread.quantiles[after_op].empty()) return std::nullopt;
+  std::vector<double> samples = hw::measure_process_release_path(config.platform.spin_ns_per_cycle, rounds);
+  hw::ProcessRelease pr;
+  pr.rounds = rounds;
+  pr.calibration_ns = double(config.platform.callback_after_op_ns);
+  pr.calibration = config.spread.quantiles[after_op];
+  pr.measured = spread_quantiles(samples);
+  auto& [platform, spread] = config.process_release.emplace(config.platform, config.spread);
+  spread.quantiles[after_op] = pr.measured;
+  spread.tails[after_op] = spread_tail(samples);
+  platform.callback_after_op_ns = pr.measured_ns();
+  std::cerr << "semaphore release in this process: median " << double(pr.measured_ns()) / 1000 << " us, p90 "
+            << PlatformSpread::at(pr.measured, 0.9) / 1000 << " us (calibrated: " << pr.calibration_ns / 1000 << " us, "
+            << PlatformSpread::at(pr.calibration, 0.9) / 1000 << " us); predicted apart, not applied\n";
+  return pr;
+}
+
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
                  const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule,
@@ -137,28 +162,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
               << report.process_pace->busy_ns / 1000 << " us host busy against the calibration's "
               << report.process_pace->reference_ns / 1000 << "; reported, not applied)\n";
   }
-  // The release path differs between processes too (results/hw/h200-release-2): calibrate's
-  // kernel-end-to-callback measurement again, here, and a prediction charging it beside the
-  // calibrated one. Not applied: results/hw/h200-process-release applied it and predicted no better.
-  const PlatformField& after_op = *find_platform_field("callback_after_op_ns");
-  const std::size_t after_op_index = platform_field_index(after_op);
-  if (release_rounds > 0 && !schedule && !config.spread.quantiles[after_op_index].empty()) {
-    std::vector<double> samples = hw::measure_process_release_path(config.platform.spin_ns_per_cycle, release_rounds);
-    hw::ProcessRelease pr;
-    pr.rounds = release_rounds;
-    pr.calibration_ns = double(config.platform.callback_after_op_ns);
-    pr.calibration = config.spread.quantiles[after_op_index];
-    auto& [platform, spread] = config.process_release.emplace(config.platform, config.spread);
-    spread.quantiles[after_op_index] = spread_quantiles(samples);
-    spread.tails[after_op_index] = spread_tail(samples);
-    pr.measured = spread.quantiles[after_op_index];
-    platform.callback_after_op_ns = TimeNs(PlatformSpread::at(pr.measured, 0.5));
-    pr.measured_ns = double(platform.callback_after_op_ns);
-    std::cerr << "semaphore release in this process: median " << pr.measured_ns / 1000 << " us, p90 "
-              << PlatformSpread::at(pr.measured, 0.9) / 1000 << " us (calibrated: " << pr.calibration_ns / 1000
-              << " us, " << PlatformSpread::at(pr.calibration, 0.9) / 1000 << " us); predicted apart, not applied\n";
-    report.process_release = std::move(pr);
-  }
+  if (release_rounds > 0 && !schedule) report.process_release = time_process_release(config, release_rounds);
   hw::TimelineFile timeline;
   timeline.scenario = scenario.name;
   timeline.semaphore = config.semaphore;

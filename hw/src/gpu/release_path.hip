@@ -40,6 +40,17 @@ struct MappedFlag {
   unsigned* device = nullptr;
 };
 
+/// One round's stamps, as samples. The spans from `seen` start at the poller's stamp, and the
+/// poller can be preempted past the hand-over: a negative one is 0 from the kernel's end.
+void add_round(ReleasePathSamples& out, Clock::time_point seen, Clock::time_point handed, Clock::time_point body,
+               Clock::time_point notified, Clock::time_point awake) {
+  out.after_op.push_back(std::max(0.0, ns_between(seen, body)));
+  out.behind.push_back(std::max(0.0, ns_between(seen, handed)));
+  out.relay_wake.push_back(ns_between(handed, body));
+  out.host_wake.push_back(ns_between(notified, awake));
+  out.total.push_back(std::max(0.0, ns_between(seen, awake)));
+}
+
 }  // namespace
 
 ReleasePathSamples time_release_path(hipStream_t s, double spin_ns_per_cycle, int rounds) {
@@ -83,12 +94,7 @@ ReleasePathSamples time_release_path(hipStream_t s, double spin_ns_per_cycle, in
     poller.join();
     ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
     if (!poll_done.load(std::memory_order_acquire)) throw HwError("release path: the host never saw the kernel's flag");
-    // The poller can be preempted past the hand-over: a negative span is 0 from the kernel's end.
-    out.after_op.push_back(std::max(0.0, ns_between(seen, body)));
-    out.behind.push_back(std::max(0.0, ns_between(seen, handed)));
-    out.relay_wake.push_back(ns_between(handed, body));
-    out.host_wake.push_back(ns_between(notified, awake));
-    out.total.push_back(ns_between(seen, awake));
+    add_round(out, seen, handed, body, notified, awake);
   }
   return out;
 }
@@ -149,13 +155,7 @@ ReleasePathSamples time_pipelined_releases(hipStream_t s, double spin_ns_per_cyc
   poller.join();
   if (poll_gave_up.load()) throw HwError("release path: the host never saw a pipelined round's flag");
   ReleasePathSamples out;
-  for (std::size_t i = 0; i < n; ++i) {
-    out.after_op.push_back(std::max(0.0, ns_between(seen[i], body[i])));  // the poller preempted: 0, as above
-    out.behind.push_back(std::max(0.0, ns_between(seen[i], handed[i])));
-    out.relay_wake.push_back(ns_between(handed[i], body[i]));
-    out.host_wake.push_back(std::max(0.0, ns_between(notified[i], awake[i])));
-    out.total.push_back(std::max(0.0, ns_between(seen[i], awake[i])));
-  }
+  for (std::size_t i = 0; i < n; ++i) add_round(out, seen[i], handed[i], body[i], notified[i], awake[i]);
   return out;
 }
 

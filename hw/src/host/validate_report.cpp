@@ -224,7 +224,7 @@ std::string validate_json(const ValidateReport& r) {
     auto levels = [](const std::vector<double>& q) { return boost::json::array(q.begin(), q.end()); };
     o["process_release"] = boost::json::object{{"rounds", r.process_release->rounds},
                                                {"calibration_ns", r.process_release->calibration_ns},
-                                               {"measured_ns", r.process_release->measured_ns},
+                                               {"measured_ns", double(r.process_release->measured_ns())},
                                                {"calibration", levels(r.process_release->calibration)},
                                                {"measured", levels(r.process_release->measured)},
                                                {"applied", false}};
@@ -258,7 +258,7 @@ std::string validate_markdown(const ValidateReport& r) {
                   "- semaphore release in this process (a kernel's end to its callback, %d rounds): median %.0f us, "
                   "p90 %.0f us, against %.0f us and %.0f us when calibrated; predicted apart (`sim_process_release` in "
                   "validate.json), not applied\n",
-                  pr.rounds, pr.measured_ns / 1000, p90(pr.measured) / 1000, pr.calibration_ns / 1000,
+                  pr.rounds, double(pr.measured_ns()) / 1000, p90(pr.measured) / 1000, pr.calibration_ns / 1000,
                   p90(pr.calibration) / 1000);
     md << line;
   }

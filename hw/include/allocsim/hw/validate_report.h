@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "allocsim/core/platform.h"
+#include "allocsim/core/platform_spread.h"
 #include "allocsim/hw/host_calls.h"
 
 namespace allocsim::hw {
@@ -163,8 +164,10 @@ struct ProcessPace {
 /// the calibration's; results/hw/h200-process-release) predicted no better.
 struct ProcessRelease {
   int rounds = 0;
-  double calibration_ns = 0, measured_ns = 0;    // callback_after_op_ns: the calibration's, this process's median
-  std::vector<double> calibration, measured;     // the spreads, at kSpreadLevels
+  double calibration_ns = 0;                  // the calibration's callback_after_op_ns
+  std::vector<double> calibration, measured;  // the spreads, at kSpreadLevels
+  /// This process's callback_after_op_ns: its spread's median, in whole ns as the profile holds it.
+  TimeNs measured_ns() const { return TimeNs(PlatformSpread::at(measured, 0.5)); }
 };
 
 struct ValidateReport {
