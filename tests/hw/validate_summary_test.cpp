@@ -46,6 +46,15 @@ hw::ValidateRun run(std::string policy, std::string guard, int corrupted, std::u
   return r;
 }
 
+/// A hand-made session's report of scenario "toy" at `semaphore`, its runs to be added.
+hw::ValidateReport toy_report(int semaphore) {
+  hw::ValidateReport rep;
+  rep.device = "test GPU";
+  rep.scenario = "toy";
+  rep.semaphore = semaphore;
+  return rep;
+}
+
 }  // namespace
 
 TEST_CASE("the committed H200 summaries are generated from their validate.json files", "[hw][summary]") {
@@ -83,10 +92,7 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
 TEST_CASE("summary sentences follow the data", "[hw][summary]") {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_test." + std::to_string(::getpid()));
   fs::remove_all(dir);
-  hw::ValidateReport rep;
-  rep.device = "test GPU";
-  rep.scenario = "toy";
-  rep.semaphore = 2;
+  hw::ValidateReport rep = toy_report(2);
   rep.runs = {run("immediate", "none", 10, 3, 10), run("stream-aware", "none", 0, 0, 0)};
   hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
   std::string md = hw::validate_summary_markdown(dir.string());
@@ -115,10 +121,7 @@ TEST_CASE("summary: peaks outside the hardware's range and host costs beyond 25%
           "[hw][summary]") {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_cost." + std::to_string(::getpid()));
   fs::remove_all(dir);
-  hw::ValidateReport rep;
-  rep.device = "test GPU";
-  rep.scenario = "toy";
-  rep.semaphore = 2;
+  hw::ValidateReport rep = toy_report(2);
   hw::ValidateRun inside = run("deferred-callback", "none", 0, 0, 0), outside = run("host-sync", "none", 0, 0, 0);
   inside.peak_bytes_in_use_min = 1 << 20;
   inside.peak_bytes_in_use = 3 << 20;
@@ -145,10 +148,7 @@ TEST_CASE("summary: peaks outside the hardware's range and host costs beyond 25%
 TEST_CASE("summary: the hardware's peak range against the simulator's sampled range", "[hw][summary]") {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_range." + std::to_string(::getpid()));
   fs::remove_all(dir);
-  hw::ValidateReport rep;
-  rep.device = "test GPU";
-  rep.scenario = "toy";
-  rep.semaphore = 2;
+  hw::ValidateReport rep = toy_report(2);
   hw::ValidateRun covered = run("deferred-callback", "none", 0, 0, 0), wider = run("event-poll", "none", 0, 0, 0),
                   steady = run("immediate", "none", 0, 0, 0);
   covered.peak_bytes_in_use_min = 2 << 20, covered.peak_bytes_in_use = 3 << 20;
@@ -170,10 +170,7 @@ TEST_CASE("summary: the hardware's peak range against the simulator's sampled ra
 TEST_CASE("summary: the prediction with the host pace measured on the GPU, point by point", "[hw][summary]") {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_paced." + std::to_string(::getpid()));
   fs::remove_all(dir);
-  hw::ValidateReport rep;
-  rep.device = "test GPU";
-  rep.scenario = "toy";
-  rep.semaphore = 2;
+  hw::ValidateReport rep = toy_report(2);
   // The hardware corrupts execution 0 in 6 of 10 trials; the calibration's prediction says 1 in 10
   // (-50 pp on that execution), the host-paced one 5 in 10 (+10 pp).
   hw::ValidateRun r = run("immediate", "none", 6, 1, 1);
@@ -207,10 +204,7 @@ TEST_CASE("summary: the prediction with the host pace measured on the GPU, point
 TEST_CASE("summary: the release timed in each process against the calibration's, point by point", "[hw][summary]") {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_release." + std::to_string(::getpid()));
   fs::remove_all(dir);
-  hw::ValidateReport rep;
-  rep.device = "test GPU";
-  rep.scenario = "toy";
-  rep.semaphore = 8;
+  hw::ValidateReport rep = toy_report(8);
   hw::ProcessRelease pr;
   pr.rounds = 1000;
   pr.calibration = {0, 68'000, 77'000, 94'000, 233'000, 358'000, 667'000};
