@@ -2,7 +2,7 @@
 //   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
-//                        [--timeline-trial K] [--state-lock callbacks-first|plain]
+//                        [--timeline-trial K] [--state-lock callbacks-first|plain] [--warmup-trials N]
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
 //                        the schedule's run with its delays forced, next to the same run unforced
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
@@ -119,7 +119,7 @@ std::optional<hw::ProcessRelease> time_process_release(hw::ValidateConfig& confi
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
                  const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule,
-                 bool callbacks_first, int release_rounds) {
+                 bool callbacks_first, int release_rounds, int warmup_trials) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -134,6 +134,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   config.timeline_trial = timeline_trial;
   config.callbacks_first = callbacks_first;
   config.trials = trials;
+  config.warmup_trials = schedule ? 0 : warmup_trials;
   config.sim_samples = sim_samples;
   config.semaphore = resolved.semaphore;
   config.params = resolved.params;
@@ -247,6 +248,12 @@ int main(int argc, char** argv) {
                   "file has a callback_after_op_ns spread, and a prediction charging them instead of the calibration's "
                   "(process_release and sim_process_release in validate.json; reported, not applied; 0: none)")
       ->check(CLI::Range(0, 100000));
+  int warmup_trials = 0;
+  val->add_option("--warmup-trials", warmup_trials,
+                  "uncounted trials of each combination first, on the same device in this process; a prediction "
+                  "draws the host pace from their launch cadence (sim_warmup_paced in validate.json: a pace measured "
+                  "before the counted trials; not with --schedule)")
+      ->check(CLI::Range(0, 100000));
   std::string schedule_file;
   val->add_option("--schedule", schedule_file,
                   "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "
@@ -283,7 +290,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
                         timeline_trial, request ? &*request : nullptr,
-                        state_lock == "callbacks-first", release_rounds);
+                        state_lock == "callbacks-first", release_rounds, warmup_trials);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

@@ -224,12 +224,25 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     timeline->trial = config.timeline_trial;
   }
   const auto start = std::chrono::steady_clock::now();
-  std::vector<double> ns_per_free, instrument_per_free, host_busy, host_cadence;
+  std::vector<double> ns_per_free, instrument_per_free, host_busy;
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
+    // The warm-up: the same program first, uncounted, with seeds no counted trial uses. Only each
+    // one's host cadence is kept (the pace of sim_warmup_paced).
+    for (int w = 0; w < config.warmup_trials && run.error.empty(); ++w) {
+      try {
+        const TrialStats s = run_trial(*device, scenario, policy, guard, config.params,
+                                       seeds::nth(scenario.seed, std::uint64_t(config.trials + w)));
+        run.warmup_host_cadence_by_trial.push_back(double(s.host_cadence_ns));
+        ++run.warmup_trials;
+      } catch (const HwTimeout& e) {
+        run.error = std::string("warm-up trial ") + std::to_string(w) + ": " + e.what();
+      }
+    }
+    if (!run.error.empty()) run.trials = 0;
     // Every trial runs the one program loaded for this validate run's seed, so the GPU and the
     // simulator compare the same program; trial t's run-time draws use the t-th seed.
-    for (int t = 0; t < config.trials; ++t) {
+    for (int t = 0; t < run.trials; ++t) {
       TrialStats s;
       try {
         s = run_trial(*device, scenario, policy, guard, config.params,
@@ -268,7 +281,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
           t == 0 ? s.peak_bytes_in_use : std::min(run.peak_bytes_in_use_min, s.peak_bytes_in_use);
       run.frees = s.releases;
       host_busy.push_back(double(s.host_busy_ns));
-      host_cadence.push_back(double(s.host_cadence_ns));
+      run.host_cadence_by_trial.push_back(double(s.host_cadence_ns));
       if (!s.callback_delay_samples.empty()) run.callback_trials.push_back(callback_trial(s));
       if (s.releases) {
         ns_per_free.push_back(double(s.release_host_ns) / double(s.releases));
@@ -287,7 +300,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.host_ns_per_free = upper_median(ns_per_free);
   run.instrument_ns_per_free = upper_median(instrument_per_free);
   run.host_busy_ns = upper_median(host_busy);
-  run.host_cadence_ns = upper_median(host_cadence);
+  run.host_cadence_ns = upper_median(run.host_cadence_by_trial);
   const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
   run.sim = predict(scenario, policy, guard, config, config.platform, config.spread, units, sim_runs, &pairs, timeline);
   if (config.process_release)
@@ -295,16 +308,20 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
                                       config.process_release->second, units, sim_runs, nullptr, nullptr);
   run.corruption_pairs = pairs.pairs();
   // The host's pace on this program, trial by trial: its launch cadence against the simulator's
-  // median (a trial without two launches in a row has no pace).
-  if (config.forced.empty() && run.sim.host_cadence_ns > 0) {
+  // median (a trial without two launches in a row has no pace); from the counted trials, and from
+  // the warm-up's.
+  auto paced_by = [&](const std::vector<double>& cadences) -> std::optional<SimPrediction> {
+    if (!config.forced.empty() || run.sim.host_cadence_ns <= 0) return std::nullopt;
     std::vector<double> pace;
-    for (double c : host_cadence)
+    for (double c : cadences)
       if (c > 0) pace.push_back(c / run.sim.host_cadence_ns);
+    if (pace.empty()) return std::nullopt;
     PlatformSpread paced = config.spread;
     paced.host_pace = spread_quantiles(pace);
-    if (!pace.empty())
-      run.sim_host_paced = predict(scenario, policy, guard, config, config.platform, paced, units, sim_runs, nullptr, nullptr);
-  }
+    return predict(scenario, policy, guard, config, config.platform, paced, units, sim_runs, nullptr, nullptr);
+  };
+  run.sim_host_paced = paced_by(run.host_cadence_by_trial);
+  run.sim_warmup_paced = paced_by(run.warmup_host_cadence_by_trial);
   if (!config.quiet && !config.forced.empty()) {
     std::cerr << "  " << policy << " / " << guard << " forced: hw corrupted " << run.corrupted << "/" << run.trials
               << " trials, " << run.corrupted_executions << "/" << run.trials * run.executions
@@ -325,6 +342,9 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
                                            std::to_string(run.sim_host_paced->runs * run.executions) + " (pace p50 " +
                                            std::to_string(PlatformSpread::at(run.sim_host_paced->host_pace, 0.5)).substr(0, 5) + ")"
                                      : std::string())
+              << (run.sim_warmup_paced ? ", warm-up-paced sim " + std::to_string(run.sim_warmup_paced->manifest_executions) + " (pace p50 " +
+                                             std::to_string(PlatformSpread::at(run.sim_warmup_paced->host_pace, 0.5)).substr(0, 5) + ")"
+                                       : std::string())
               << ", peak hw "
               << run.peak_bytes_in_use << " sim " << run.sim.peak_bytes_in_use << ", host ns/free "
               << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";

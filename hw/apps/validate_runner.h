@@ -27,6 +27,9 @@ struct ValidateConfig {
   std::vector<ForcedDelay> forced;  // --schedule: delays forced in every trial (schedule_forcing.h)
   std::vector<StepHold> sim_holds;  // --schedule: the same delays, in the simulator's prediction
   bool callbacks_first = true;      // --state-lock: HwDeviceOptions::callbacks_first
+  // --warmup-trials: trials of the same program run first on the same device, in this process, and
+  // not counted; their host pace is the one ValidateRun::sim_warmup_paced draws from.
+  int warmup_trials = 0;
   // validate timed the release path in its own process: `platform` and `spread` with that
   // instead of the calibration's callback_after_op_ns, for ValidateRun::sim_process_release.
   std::optional<std::pair<PlatformProfile, PlatformSpread>> process_release;

@@ -6,7 +6,9 @@
 # repo root with the binary and its libraries in .hwcarry/ (hw/README.md). Writes $OUT/$NAME/
 # (default h200-passes). Each validate first runs the calibration's host-pace workload in its own
 # process (a few seconds) and reports what it measured (process_pace in validate.json; not applied:
-# results/hw/h200-inproc says why).
+# results/hw/h200-inproc says why). Each combination first runs WARMUP (per-execution pass, default
+# 40) or WARMUP_ALL (every policy, default 10) uncounted trials in its process, whose host pace a
+# second prediction draws from (validate --warmup-trials, sim_warmup_paced).
 set -u
 NAME=${NAME:-h200-passes}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
@@ -21,7 +23,7 @@ for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
             "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
   set -- $pair
   run $B validate "$1" --policies immediate --guards none --trials 400 --sim-samples 1000 --semaphore "$2" \
-      --platform "$P" --out "$O/per-execution/$1/semaphore-$2"
+      --warmup-trials "${WARMUP:-40}" --platform "$P" --out "$O/per-execution/$1/semaphore-$2"
 done
 run $B summarize "$O/per-execution"
 # Every policy x guard (40 trials): rates, and each peak's hardware range against the
@@ -34,7 +36,7 @@ if [ "${ALL:-1}" != 0 ]; then
               "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
     set -- $pair
     run $B validate "$1" --policies all --guards all --trials 40 --sim-samples "${ALL_SIM_SAMPLES:-4000}" --semaphore "$2" \
-        --platform "$P" --out "$O/all/$1/semaphore-$2"
+        --warmup-trials "${WARMUP_ALL:-10}" --platform "$P" --out "$O/all/$1/semaphore-$2"
   done
   run $B summarize "$O/all"
 fi

@@ -3,7 +3,8 @@
 # same validation (SCENARIO at semaphore SEM, default conv-autotune at 32, immediate + none, 40
 # trials) in REPS processes each: unpinned, pinned to CPUs 0-3, pinned to CPUs 8-11 (PINS chooses),
 # interleaved so time drift hits all alike. Each process's median host busy time is in its
-# validate.json. Run on the device machine from the repo root with .hwcarry/ (hw/README.md);
+# validate.json. WARMUP (default 0) uncounted trials run first in each process
+# (validate --warmup-trials). Run on the device machine from the repo root with .hwcarry/ (hw/README.md);
 # writes $OUT/$NAME/.
 set -u
 NAME=${NAME:-h200-process-pace}
@@ -13,11 +14,12 @@ SCENARIO=${SCENARIO:-conv-autotune}
 SEM=${SEM:-32}
 PINS=${PINS:-any 0-3 8-11}
 P=${PLATFORM:-results/hw/h200-relay/calibration.json}
+WARMUP=${WARMUP:-0}
 lscpu > "$O/lscpu.txt" 2>&1
 for i in $(seq 1 "$REPS"); do
   for where in $PINS; do
     pin=(); [ "$where" != any ] && pin=(taskset -c "$where")
     run "${pin[@]}" $B validate "$SCENARIO" --policies immediate --guards none --trials 40 --semaphore "$SEM" \
-        --platform "$P" --out "$O/runs/$where-$i"
+        --warmup-trials "$WARMUP" --platform "$P" --out "$O/runs/$where-$i"
   done
 done

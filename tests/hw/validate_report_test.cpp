@@ -187,3 +187,23 @@ TEST_CASE("validate.md sets forced against unforced corruption per execution") {
   CHECK_THAT(md, Catch::Contains("| all | 37.5% | 25.0% | 25.0% | 12.5% |"));
   CHECK_THAT(md, Catch::Contains("its replay of the schedule"));
 }
+
+TEST_CASE("validate.json carries each trial's host cadence, and the warm-up's with its prediction") {
+  hw::ValidateReport r = sample();
+  r.runs[0].host_cadence_by_trial = {1000, 1100};
+  auto run = boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object();
+  REQUIRE(run["host_cadence_by_trial"].as_array().size() == 2);
+  CHECK(run["host_cadence_by_trial"].as_array()[1].to_number<double>() == 1100);
+  CHECK(!run.contains("warmup"));
+  CHECK(!run.contains("sim_warmup_paced"));
+  r.runs[0].warmup_trials = 3;
+  r.runs[0].warmup_host_cadence_by_trial = {900, 950, 1200};
+  r.runs[0].sim_warmup_paced = r.runs[0].sim;
+  r.runs[0].sim_warmup_paced->manifest_executions = 5;
+  run = boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object();
+  auto warmup = run["warmup"].as_object();
+  CHECK(warmup["trials"].to_number<int>() == 3);
+  REQUIRE(warmup["host_cadence_by_trial"].as_array().size() == 3);
+  CHECK(warmup["host_cadence_by_trial"].as_array()[2].to_number<double>() == 1200);
+  CHECK(run["sim_warmup_paced"].as_object()["manifest_executions"].to_number<int>() == 5);
+}

@@ -201,6 +201,40 @@ TEST_CASE("summary: the prediction with the host pace measured on the GPU, point
   fs::remove_all(dir);
 }
 
+TEST_CASE("summary: the prediction with the warm-up trials' pace, point by point", "[hw][summary]") {
+  const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_warmup." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  hw::ValidateReport rep = toy_report(8);
+  // The hardware corrupts execution 0 in 6 of 10 trials; the calibrated prediction says 1 in 10
+  // (+50 pp on that execution), the warm-up-paced one 7 in 10 (-10 pp).
+  // A second point without warm-up has no row.
+  hw::ValidateRun r = run("immediate", "none", 6, 1, 1);
+  hw::SimPrediction warm = r.sim;
+  warm.manifest = warm.manifest_executions = 7;
+  warm.manifest_rate = 7 / 20.0;
+  warm.manifest_by_execution = {7, 0};
+  warm.host_pace = {0.9, 1.0, 1.05, 1.1, 1.2, 1.3, 1.4};
+  r.sim_warmup_paced = warm;
+  r.warmup_trials = 5;
+  r.warmup_host_cadence_by_trial = {1, 2, 3, 4, 5};
+  rep.runs = {r};
+  hw::write_validate_files((dir / "toy" / "semaphore-8").string(), rep);
+  hw::ValidateReport other = toy_report(2);
+  other.runs = {run("immediate", "none", 6, 1, 1)};
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), other);
+  const std::string md = hw::validate_summary_markdown(dir.string());
+  INFO(md);
+  CHECK(md.find("## Predicted with the pace of warm-up trials run first in the same process") != std::string::npos);
+  CHECK(md.find("Before its counted trials each combination ran 5 uncounted trials") != std::string::npos);
+  CHECK(md.find("| toy | 8 | 1.00 / 1.10 / 1.30 | 30.0% | 35.0% | -5.0 pp | -10.0 pp | 0.125 | - | **+50.0 pp** |") !=
+        std::string::npos);
+  CHECK(md.find("| toy | 2 | 1.00 / 1.10") == std::string::npos);
+  CHECK(md.find("With the warm-up's pace, 1 of 1 points lie within 10 pp overall and 1 of 1 within 20 pp on every "
+                "execution; calibrated (the last column's prediction), 0 and 0.") != std::string::npos);
+  CHECK(md.find("## Predicted with this host's pace on each program") == std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("summary: the release timed in each process against the calibration's, point by point", "[hw][summary]") {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_release." + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -21,6 +21,12 @@ boost::json::array int_array(const std::vector<int>& v) {
   return a;
 }
 
+boost::json::array double_array(const std::vector<double>& v) {
+  boost::json::array a;
+  for (double x : v) a.push_back(x);
+  return a;
+}
+
 double rate_diff_pp(const ValidateRun& run) { return 100.0 * (run.corrupted_rate - run.sim.manifest_rate); }
 
 boost::json::object prediction_json(const SimPrediction& p) {
@@ -38,9 +44,7 @@ boost::json::object prediction_json(const SimPrediction& p) {
   sim["host_ns_per_free"] = p.host_ns_per_free;
   sim["host_busy_ns"] = p.host_busy_ns;
   sim["host_cadence_ns"] = p.host_cadence_ns;
-  boost::json::array pace;
-  for (double q : p.host_pace) pace.push_back(q);
-  sim["host_pace"] = std::move(pace);
+  sim["host_pace"] = double_array(p.host_pace);
   sim["completed"] = p.completed;
   sim["available"] = p.available;
   return sim;
@@ -78,8 +82,13 @@ boost::json::object run_json(const ValidateRun& run) {
   o["error"] = run.error;
   o["host_busy_ns"] = run.host_busy_ns;
   o["host_cadence_ns"] = run.host_cadence_ns;
+  o["host_cadence_by_trial"] = double_array(run.host_cadence_by_trial);
+  if (run.warmup_trials > 0)
+    o["warmup"] = boost::json::object{{"trials", run.warmup_trials},
+                                      {"host_cadence_by_trial", double_array(run.warmup_host_cadence_by_trial)}};
   o["sim"] = prediction_json(run.sim);
   if (run.sim_host_paced) o["sim_host_paced"] = prediction_json(*run.sim_host_paced);
+  if (run.sim_warmup_paced) o["sim_warmup_paced"] = prediction_json(*run.sim_warmup_paced);
   if (run.sim_process_release) o["sim_process_release"] = prediction_json(*run.sim_process_release);
   boost::json::array pairs;
   for (const CorruptionPair& c : run.corruption_pairs)

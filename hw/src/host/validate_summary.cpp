@@ -55,6 +55,8 @@ struct Run {
   std::vector<int> hw_by_execution;  // trials with a corruption, per execution
   Prediction sim;                    // from the calibration alone
   std::optional<Prediction> paced;   // with the host pace measured in these trials
+  std::optional<Prediction> warmup_paced;  // ... in the uncounted trials run before them (--warmup-trials)
+  int warmup_trials = 0;
   // The validating process timed the semaphore release (process_release): the prediction charging
   // that and the one charging the calibration's. Reported apart ("sim_process_release", `sim` the
   // calibration's), or, in the one pass that applied it ("applied": true), `sim` this process's and
@@ -213,6 +215,10 @@ void read_file(const fs::path& file, Session& s) {
       r.release_measured = release_measured;
       r.release_calibration = release_calibration;
     }
+    if (o.contains("sim_warmup_paced")) {
+      r.warmup_paced = read_prediction(field(o, "sim_warmup_paced", file).as_object(), file);
+      r.warmup_trials = int(u64(field(o, "warmup", file).as_object(), "trials", file));
+    }
     if (o.contains("sim_host_paced")) {
       r.paced = read_prediction(field(o, "sim_host_paced", file).as_object(), file);
       r.host_busy_ns = num(o, "host_busy_ns", file);
@@ -239,6 +245,65 @@ Session read_session(const std::string& dir) {
   Session s;
   for (const auto& f : files) read_file(f.second, s);
   return s;
+}
+
+using Groups = std::map<std::pair<std::string, int>, std::vector<const Run*>>;
+
+/// The points predicted with a measured host pace (`which`: each point's runs that have it) beside
+/// the calibrated prediction, as a table and a sentence counting the points within bounds of each;
+/// `label` names the pace in that sentence.
+void paced_table(std::ostream& o, const Groups& groups, std::optional<Prediction> Run::*which,
+                 const std::string& label) {
+  o << "| scenario | semaphore | host pace p10 / p50 / p90 | hw rate, all | sim rate, all | diff | largest "
+       "per-execution diff | Brier | calibrated: pace p50 | calibrated: largest per-execution diff |\n"
+       "|---|---|---|---|---|---|---|---|---|---|\n";
+  auto mid = [](std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  int points = 0, overall_ok = 0, executions_ok = 0, calibrated_overall_ok = 0, calibrated_executions_ok = 0;
+  for (const auto& [key, runs] : groups) {
+    double hw_execs = 0, sim_execs = 0, cal_execs = 0, total = 0, brier = 0, brier_n = 0, worst = 0, cal_worst = 0;
+    std::vector<double> pace_p10, pace_p50, pace_p90, calibrated_p50;
+    for (const Run* r : runs) {
+      const std::optional<Prediction>& paced = r->*which;
+      if (!paced) continue;
+      const double n = double(r->trials) * double(r->executions);
+      hw_execs += double(r->corrupted_executions);
+      sim_execs += paced->rate * n;
+      cal_execs += r->sim.rate * n;
+      total += n;
+      brier += r->brier(*paced) * r->trials, brier_n += r->trials;
+      if (std::fabs(r->largest_execution_diff_pp(*paced)) > std::fabs(worst)) worst = r->largest_execution_diff_pp(*paced);
+      if (std::fabs(r->largest_execution_diff_pp()) > std::fabs(cal_worst)) cal_worst = r->largest_execution_diff_pp();
+      if (r->sim.host_pace.size() == kSpreadLevels.size()) calibrated_p50.push_back(PlatformSpread::at(r->sim.host_pace, 0.50));
+      if (paced->host_pace.size() == kSpreadLevels.size()) {
+        pace_p10.push_back(PlatformSpread::at(paced->host_pace, 0.10));
+        pace_p50.push_back(PlatformSpread::at(paced->host_pace, 0.50));
+        pace_p90.push_back(PlatformSpread::at(paced->host_pace, 0.90));
+      }
+    }
+    if (brier_n == 0) continue;  // no run of this point has the prediction
+    const double hw_rate = total > 0 ? hw_execs / total : 0, sim_rate = total > 0 ? sim_execs / total : 0,
+                 cal_rate = total > 0 ? cal_execs / total : 0;
+    const double diff = 100.0 * (hw_rate - sim_rate);
+    ++points;
+    overall_ok += std::fabs(diff) <= kMarkedDiffPp;
+    executions_ok += std::fabs(worst) <= kMarkedExecutionDiffPp;
+    calibrated_overall_ok += std::fabs(100.0 * (hw_rate - cal_rate)) <= kMarkedDiffPp;
+    calibrated_executions_ok += std::fabs(cal_worst) <= kMarkedExecutionDiffPp;
+    o << "| " << key.first << " | " << key.second << " | " << fmt("%.2f", mid(pace_p10)) << " / "
+      << fmt("%.2f", mid(pace_p50)) << " / " << fmt("%.2f", mid(pace_p90)) << " | " << pct(hw_rate) << " | "
+      << pct(sim_rate) << " | " << pp(diff) << " | " << pp(worst, kMarkedExecutionDiffPp) << " | "
+      << fmt("%.3f", brier_n > 0 ? brier / brier_n : 0) << " | "
+      << (calibrated_p50.empty() ? std::string("-") : fmt("%.2f", mid(calibrated_p50))) << " | "
+      << pp(cal_worst, kMarkedExecutionDiffPp) << " |\n";
+  }
+  o << "\nWith " << label << ", " << overall_ok << " of " << points << " points lie within "
+    << fmt("%.0f", kMarkedDiffPp) << " pp overall and " << executions_ok << " of " << points << " within "
+    << fmt("%.0f", kMarkedExecutionDiffPp) << " pp on every execution; calibrated (the last column's prediction), "
+    << calibrated_overall_ok << " and " << calibrated_executions_ok << ".\n";
 }
 
 }  // namespace
@@ -269,7 +334,7 @@ std::string validate_summary_markdown(const std::string& dir) {
        "against each trial's outcome.\n\n"
     << "| scenario | semaphore | combinations | racy in sim | corrupted on hw | hw rate, all | sim rate, all | "
        "diff | largest per-combination diff | largest per-execution diff |\n|---|---|---|---|---|---|---|---|---|---|\n";
-  std::map<std::pair<std::string, int>, std::vector<const Run*>> groups;
+  Groups groups;
   for (const Run& r : s.runs) groups[{r.scenario, r.semaphore}].push_back(&r);
   for (const auto& [key, runs] : groups) {
     int racy = 0, corrupted = 0;
@@ -315,58 +380,27 @@ std::string validate_summary_markdown(const std::string& dir) {
          "instead of the calibration's. Only the host's speed comes from the trials, none of their outcomes. "
          "Pace: the medians over each point's combinations of their p10, median and p90. The calibrated "
          "prediction's pace is the calibration's; its median is in the last column but one."
-      << scaled_note << "\n\n"
-      << "| scenario | semaphore | host pace p10 / p50 / p90 | hw rate, all | sim rate, all | diff | largest "
-         "per-execution diff | Brier | calibrated: pace p50 | calibrated: largest per-execution diff |\n"
-         "|---|---|---|---|---|---|---|---|---|---|\n";
-    int points = 0, overall_ok = 0, executions_ok = 0, calibrated_overall_ok = 0, calibrated_executions_ok = 0;
-    for (const auto& [key, runs] : groups) {
-      std::vector<const Run*> paced;
-      for (const Run* r : runs)
-        if (r->paced) paced.push_back(r);
-      if (paced.empty()) continue;
-      double hw_execs = 0, sim_execs = 0, cal_execs = 0, total = 0, brier = 0, brier_n = 0, worst = 0, cal_worst = 0;
-      std::vector<double> pace_p10, pace_p50, pace_p90, calibrated_p50;
-      for (const Run* r : paced) {
-        const double n = double(r->trials) * double(r->executions);
-        hw_execs += double(r->corrupted_executions);
-        sim_execs += r->paced->rate * n;
-        cal_execs += r->sim.rate * n;
-        total += n;
-        brier += r->brier(*r->paced) * r->trials, brier_n += r->trials;
-        if (std::fabs(r->largest_execution_diff_pp(*r->paced)) > std::fabs(worst)) worst = r->largest_execution_diff_pp(*r->paced);
-        if (std::fabs(r->largest_execution_diff_pp()) > std::fabs(cal_worst)) cal_worst = r->largest_execution_diff_pp();
-        if (r->sim.host_pace.size() == kSpreadLevels.size()) calibrated_p50.push_back(PlatformSpread::at(r->sim.host_pace, 0.50));
-        if (r->paced->host_pace.size() == kSpreadLevels.size()) {
-          pace_p10.push_back(PlatformSpread::at(r->paced->host_pace, 0.10));
-          pace_p50.push_back(PlatformSpread::at(r->paced->host_pace, 0.50));
-          pace_p90.push_back(PlatformSpread::at(r->paced->host_pace, 0.90));
-        }
-      }
-      auto mid = [](std::vector<double> v) {
-        if (v.empty()) return 0.0;
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-      };
-      const double hw_rate = total > 0 ? hw_execs / total : 0, sim_rate = total > 0 ? sim_execs / total : 0,
-                   cal_rate = total > 0 ? cal_execs / total : 0;
-      const double diff = 100.0 * (hw_rate - sim_rate);
-      ++points;
-      overall_ok += std::fabs(diff) <= kMarkedDiffPp;
-      executions_ok += std::fabs(worst) <= kMarkedExecutionDiffPp;
-      calibrated_overall_ok += std::fabs(100.0 * (hw_rate - cal_rate)) <= kMarkedDiffPp;
-      calibrated_executions_ok += std::fabs(cal_worst) <= kMarkedExecutionDiffPp;
-      o << "| " << key.first << " | " << key.second << " | " << fmt("%.2f", mid(pace_p10)) << " / "
-        << fmt("%.2f", mid(pace_p50)) << " / " << fmt("%.2f", mid(pace_p90)) << " | " << pct(hw_rate) << " | "
-        << pct(sim_rate) << " | " << pp(diff) << " | " << pp(worst, kMarkedExecutionDiffPp) << " | "
-        << fmt("%.3f", brier_n > 0 ? brier / brier_n : 0) << " | "
-        << (calibrated_p50.empty() ? std::string("-") : fmt("%.2f", mid(calibrated_p50))) << " | "
-        << pp(cal_worst, kMarkedExecutionDiffPp) << " |\n";
+      << scaled_note << "\n\n";
+    paced_table(o, groups, &Run::paced, "the measured pace");
+  }
+
+  // ---- the same points, predicted with the pace of the warm-up trials run before the counted ones
+  int warmup_min = 0, warmup_max = 0;
+  for (const Run& r : s.runs)
+    if (r.warmup_paced) {
+      warmup_min = warmup_min == 0 ? r.warmup_trials : std::min(warmup_min, r.warmup_trials);
+      warmup_max = std::max(warmup_max, r.warmup_trials);
     }
-    o << "\nWith the measured pace, " << overall_ok << " of " << points << " points lie within "
-      << fmt("%.0f", kMarkedDiffPp) << " pp overall and " << executions_ok << " of " << points << " within "
-      << fmt("%.0f", kMarkedExecutionDiffPp) << " pp on every execution; calibrated (the last column's prediction), "
-      << calibrated_overall_ok << " and " << calibrated_executions_ok << ".\n";
+  if (warmup_max > 0) {
+    o << "\n## Predicted with the pace of warm-up trials run first in the same process\n\n"
+      << "Before its counted trials each combination ran "
+      << (warmup_min == warmup_max ? std::to_string(warmup_max)
+                                   : std::to_string(warmup_min) + " to " + std::to_string(warmup_max))
+      << " uncounted trials of the same program on the same device in the same process (`validate --warmup-trials`). "
+         "Their host pace, each one's launch cadence over the simulator's median, is the one this prediction (`sim_warmup_paced`) draws "
+         "from: it is known before the first counted trial, so nothing of the trials it is compared with went "
+         "into it.\n\n";
+    paced_table(o, groups, &Run::warmup_paced, "the warm-up's pace");
   }
 
   // ---- the same points, predicted with the calibration's release path instead of the process's

@@ -13,8 +13,9 @@
 //            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "peak_bytes_in_use_min",
 //            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_cadence_ns", "host_pace",
 //            "completed", "available"},
-//    "host_busy_ns", "host_cadence_ns", "sim_host_paced" and "sim_process_release" (optional): the same
-//    fields as "sim" (validate_runner.h),
+//    "host_busy_ns", "host_cadence_ns", "host_cadence_by_trial", "warmup" (optional: {"trials",
+//    "host_cadence_by_trial"}), "sim_host_paced", "sim_warmup_paced" and "sim_process_release"
+//    (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}],
 //    "callback_trials" (only for runs whose trials ran policy callbacks): [CallbackTrial's fields]}]}
@@ -122,6 +123,10 @@ struct ValidateRun {
   std::int64_t wall_ns = 0;             // all trials together
   double host_busy_ns = 0;              // median over trials of TrialStats::host_busy_ns
   double host_cadence_ns = 0;           // median over trials of TrialStats::host_cadence_ns
+  std::vector<double> host_cadence_by_trial;  // each trial's TrialStats::host_cadence_ns, in order
+  // validate --warmup-trials: the uncounted trials run first in this process, each one's cadence.
+  int warmup_trials = 0;
+  std::vector<double> warmup_host_cadence_by_trial;
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
   SimPrediction sim;
   // The prediction again with this host's pace on this program, measured in the trials above:
@@ -129,6 +134,9 @@ struct ValidateRun {
   // pace every simulated run draws from instead of the calibration's. Only the host's speed comes
   // from the trials, none of their outcomes. Absent for a forced run.
   std::optional<SimPrediction> sim_host_paced;
+  // The same with the pace of the warm-up trials instead: measured in this process before any
+  // counted trial, so it is a prediction made before the trials it is compared with.
+  std::optional<SimPrediction> sim_warmup_paced;
   // With ProcessRelease: the prediction with the release path timed in this process instead of
   // the calibration's (its callback_after_op_ns and spread), everything else as `sim`.
   std::optional<SimPrediction> sim_process_release;
