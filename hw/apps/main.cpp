@@ -3,6 +3,8 @@
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K] [--state-lock callbacks-first|plain] [--warmup-trials N]
+//   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
+//                        [--release process|calibration]   the files' predictions again, no GPU
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
 //                        the schedule's run with its delays forced, next to the same run unforced
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
@@ -19,6 +21,7 @@
 #include "allocsim/results/schedule_run.h"
 #include "allocsim/core/seeds.h"
 #include "allocsim/hw/hw_device.h"
+#include "allocsim/hw/repredict.h"
 #include "allocsim/hw/timeline.h"
 #include "allocsim/hw/validate_report.h"
 #include "allocsim/hw/validate_summary.h"
@@ -106,9 +109,10 @@ std::optional<hw::ProcessRelease> time_process_release(hw::ValidateConfig& confi
   pr.calibration_ns = double(config.platform.callback_after_op_ns);
   pr.calibration = config.spread.quantiles[after_op];
   pr.measured = spread_quantiles(samples);
+  pr.measured_tail = spread_tail(samples);
   auto& [platform, spread] = config.process_release.emplace(config.platform, config.spread);
   spread.quantiles[after_op] = pr.measured;
-  spread.tails[after_op] = spread_tail(samples);
+  spread.tails[after_op] = pr.measured_tail;
   platform.callback_after_op_ns = pr.measured_ns();
   std::cerr << "semaphore release in this process: median " << double(pr.measured_ns()) / 1000 << " us, p90 "
             << PlatformSpread::at(pr.measured, 0.9) / 1000 << " us (calibrated: " << pr.calibration_ns / 1000 << " us, "
@@ -264,6 +268,21 @@ int main(int argc, char** argv) {
                                  "write DIR/validate.md, the session summary computed from DIR/*/semaphore-*/validate.json "
                                  "(needs no GPU)\n  example: allocsim-hw summarize results/hw/h200");
   sum->add_option("DIR", session, "the folder validate wrote its scenario folders into")->required();
+  std::string repredict_out, repredict_platform, repredict_pace = "trials", repredict_release = "process";
+  auto* rep = app.add_subcommand(
+      "repredict",
+      "predict a session's validate.json files again with the host pace and release their processes measured, "
+      "into OUT (needs no GPU; then: allocsim-hw summarize OUT)\n  example: allocsim-hw repredict "
+      "results/hw/h200-warmup-2/per-execution --platform results/hw/h200-warmup-2/calibration.json --out /tmp/re");
+  rep->add_option("DIR", session, "the folder validate wrote its scenario folders into")->required();
+  rep->add_option("--out", repredict_out, "folder to write the files with sim_repredicted into")->required();
+  rep->add_option("--platform", repredict_platform, "the session's calibration (the profile the files were predicted with)")
+      ->required();
+  rep->add_option("--pace", repredict_pace, "host pace: the counted trials' (default), the warm-up's, or the calibration's")
+      ->check(CLI::IsMember({"trials", "warmup", "calibration"}));
+  rep->add_option("--release", repredict_release,
+                  "semaphore release: the one timed in each validating process (default) or the calibration's")
+      ->check(CLI::IsMember({"process", "calibration"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -275,6 +294,18 @@ int main(int argc, char** argv) {
     if (*sum) {
       write_file_atomically(session + "/validate.md", hw::validate_summary_markdown(session));
       std::cerr << "wrote " << session << "/validate.md\n";
+      return 0;
+    }
+    if (*rep) {
+      hw::RepredictOptions options;
+      options.platform_file = repredict_platform;
+      options.pace = repredict_pace == "trials"   ? hw::PaceSource::kTrials
+                     : repredict_pace == "warmup" ? hw::PaceSource::kWarmup
+                                                  : hw::PaceSource::kCalibration;
+      options.release = repredict_release == "process" ? hw::ReleaseSource::kProcess : hw::ReleaseSource::kCalibration;
+      hw::repredict_session(session, repredict_out, options,
+                            [](const std::string& file) { std::cerr << "predicted " << file << "\n"; });
+      std::cerr << "wrote " << repredict_out << "\n";
       return 0;
     }
     RunConfig run;

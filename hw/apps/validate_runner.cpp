@@ -2,34 +2,20 @@
 #include "validate_runner.h"
 
 #include <algorithm>
-#include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <chrono>
-#include <exception>
 #include <iostream>
-#include <mutex>
-#include <set>
-#include <thread>
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/interpreter.h"
-#include "allocsim/engine/simulate.h"
 #include "allocsim/engine/execution_units.h"
 #include "allocsim/hw/corruption_pairs.h"
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/launch_cadence.h"
+#include "allocsim/hw/sim_prediction.h"
 
 namespace allocsim::hw {
 namespace {
-
-/// The upper median (the middle element, the later of two), 0 for none: the statistic the
-/// hardware's host cost per free has always used, now for both sides.
-double upper_median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
 
 /// A trial's peak beside its callbacks' waits on the relay's thread.
 CallbackTrial callback_trial(const TrialStats& s) {
@@ -52,104 +38,6 @@ CallbackTrial callback_trial(const TrialStats& s) {
   for (std::uint32_t w : s.callback_wake_samples) t.wake_max_ns = std::max(t.wake_max_ns, double(w));
   t.wall_ns = double(s.wall_ns);
   return t;
-}
-
-/// What predict() keeps of one simulated run, in its index's slot.
-struct SimRunOutcome {
-  RunResult result;  // findings dropped unless the corruption pairs need them
-  std::set<int> manifest_units;
-  double cadence_ns = 0;
-  std::vector<TimelineOp> timeline_ops;  // the timeline trial's only
-};
-
-/// The simulator's prediction: same scenario, the calibrated platform profile (--platform: the
-/// same file the hardware's spin cycles come from) or `spread`, semaphore and params; one seed per
-/// run. Every finding is kept so each manifest corruption can be attributed to its execution. A
-/// forced run's prediction is the simulator's replay of the same schedule (config.sim_holds).
-/// `pairs` and `timeline`, when given, take each run's findings and run timeline_trial's spans.
-/// The runs are independent, so they run on every core (Boost.Asio's pool), each into its own
-/// slot, and are summed in index order: the same numbers for any thread count. The device
-/// machine's cores make the thousands of runs that a peak range needs (validate --sim-samples)
-/// cost seconds.
-SimPrediction predict(const Scenario& scenario, const std::string& policy, const std::string& guard,
-                      const ValidateConfig& config, const PlatformProfile& platform, const PlatformSpread& spread,
-                      const ExecutionUnits& units, int sim_runs, CorruptionPairTally* pairs,
-                      TimelineCombination* timeline) {
-  std::vector<SimRunOutcome> outcomes(std::size_t(std::max(sim_runs, 0)));
-  auto simulate_one = [&](int t) {
-    auto p = make_policy(policy, config.params);
-    auto g = make_guard(guard, config.params);
-    SimOptions so;
-    so.semaphore = config.semaphore;
-    so.seed = seeds::nth(scenario.seed, std::uint64_t(t));
-    so.params = config.params;
-    so.platform = platform;
-    so.spread = spread.empty() ? nullptr : &spread;
-    so.max_events = 200'000'000;
-    so.max_findings = std::size_t(1) << 30;
-    so.holds = config.sim_holds;
-    SimTimelineObserver spans;
-    const bool traced = timeline && t == config.timeline_trial;
-    if (traced) so.observers.push_back(&spans);
-    LaunchCadence launches;
-    so.observers.push_back(&launches);
-    SimRunOutcome& out = outcomes[std::size_t(t)];
-    out.result = simulate(scenario, *p, *g, so);
-    out.cadence_ns = launches.cadence_ns();
-    out.manifest_units = manifest_units(units, out.result.findings);
-    if (traced) out.timeline_ops = spans.ops();
-    if (!pairs) out.result.findings.clear();
-  };
-  {
-    boost::asio::thread_pool pool(std::max(1u, std::thread::hardware_concurrency()));
-    std::exception_ptr failed;
-    std::mutex failed_mu;
-    for (int t = 0; t < sim_runs; ++t)
-      boost::asio::post(pool, [&, t] {
-        try {
-          simulate_one(t);
-        } catch (...) {
-          std::lock_guard<std::mutex> lk(failed_mu);
-          if (!failed) failed = std::current_exception();
-        }
-      });
-    pool.join();
-    if (failed) std::rethrow_exception(failed);
-  }
-  SimPrediction sim;
-  sim.manifest_by_execution.assign(std::size_t(units.units), 0);
-  sim.host_pace = spread.host_pace;
-  int manifest_runs = 0;
-  std::vector<double> ns_per_free, busy, cadence;
-  for (int t = 0; t < sim_runs; ++t) {
-    SimRunOutcome& o = outcomes[std::size_t(t)];
-    const RunResult& r = o.result;
-    cadence.push_back(o.cadence_ns);
-    if (timeline && t == config.timeline_trial) timeline->sim_ops = std::move(o.timeline_ops);
-    sim.peak_bytes_in_use_min = t == 0 ? r.peak_bytes_in_use : std::min(sim.peak_bytes_in_use_min, r.peak_bytes_in_use);
-    sim.peak_bytes_in_use_max = std::max(sim.peak_bytes_in_use_max, r.peak_bytes_in_use);
-    if (t == 0) {
-      sim.latent = r.races_latent;
-      sim.peak_bytes_in_use = r.peak_bytes_in_use;
-      sim.completed = r.completed;
-    }
-    sim.manifest += r.races_manifest;
-    for (int e : o.manifest_units) {
-      ++sim.manifest_executions;
-      ++sim.manifest_by_execution[std::size_t(e)];
-    }
-    if (pairs) pairs->add_sim_run(r.findings);
-    manifest_runs += r.races_manifest > 0 ? 1 : 0;
-    if (r.releases) ns_per_free.push_back(double(r.host_release_ns) / double(r.releases));
-    busy.push_back(double(r.host_busy_ns));
-  }
-  sim.runs = sim_runs;
-  sim.host_ns_per_free = upper_median(ns_per_free);
-  sim.host_busy_ns = upper_median(busy);
-  sim.host_cadence_ns = upper_median(cadence);
-  sim.trial_manifest_rate = double(manifest_runs) / sim_runs;
-  sim.manifest_rate = double(sim.manifest_executions) / (double(sim_runs) * double(units.units));
-  return sim;
 }
 
 }  // namespace
@@ -301,24 +189,26 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   run.instrument_ns_per_free = upper_median(instrument_per_free);
   run.host_busy_ns = upper_median(host_busy);
   run.host_cadence_ns = upper_median(run.host_cadence_by_trial);
-  const int sim_runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
-  run.sim = predict(scenario, policy, guard, config, config.platform, config.spread, units, sim_runs, &pairs, timeline);
+  PredictionSetup setup;
+  setup.policy = policy;
+  setup.guard = guard;
+  setup.semaphore = config.semaphore;
+  setup.params = config.params;
+  setup.holds = config.sim_holds;  // a forced run's prediction replays the same schedule
+  setup.runs = std::max(1, config.sim_samples > 0 ? config.sim_samples : config.trials);
+  setup.timeline_run = config.timeline_trial;
+  run.sim = predict(scenario, setup, config.platform, config.spread, units, &pairs, timeline);
   if (config.process_release)
-    run.sim_process_release = predict(scenario, policy, guard, config, config.process_release->first,
-                                      config.process_release->second, units, sim_runs, nullptr, nullptr);
+    run.sim_process_release =
+        predict(scenario, setup, config.process_release->first, config.process_release->second, units);
   run.corruption_pairs = pairs.pairs();
-  // The host's pace on this program, trial by trial: its launch cadence against the simulator's
-  // median (a trial without two launches in a row has no pace); from the counted trials, and from
-  // the warm-up's.
+  // The host's pace on this program, from the counted trials and from the warm-up's (none for a
+  // forced run, whose host waits on the schedule).
   auto paced_by = [&](const std::vector<double>& cadences) -> std::optional<SimPrediction> {
-    if (!config.forced.empty() || run.sim.host_cadence_ns <= 0) return std::nullopt;
-    std::vector<double> pace;
-    for (double c : cadences)
-      if (c > 0) pace.push_back(c / run.sim.host_cadence_ns);
-    if (pace.empty()) return std::nullopt;
     PlatformSpread paced = config.spread;
-    paced.host_pace = spread_quantiles(pace);
-    return predict(scenario, policy, guard, config, config.platform, paced, units, sim_runs, nullptr, nullptr);
+    paced.host_pace = host_pace_of(cadences, run.sim.host_cadence_ns);
+    if (!config.forced.empty() || paced.host_pace.empty()) return std::nullopt;
+    return predict(scenario, setup, config.platform, paced, units);
   };
   run.sim_host_paced = paced_by(run.host_cadence_by_trial);
   run.sim_warmup_paced = paced_by(run.warmup_host_cadence_by_trial);

@@ -215,6 +215,8 @@ void schedule_markdown(std::ostringstream& md, const ScheduleSection& sch, const
 
 }  // namespace
 
+std::string sim_prediction_json(const SimPrediction& p) { return boost::json::serialize(prediction_json(p)); }
+
 std::string validate_json(const ValidateReport& r) {
   boost::json::object o;
   o["device"] = r.device;
@@ -236,6 +238,7 @@ std::string validate_json(const ValidateReport& r) {
                                                {"measured_ns", double(r.process_release->measured_ns())},
                                                {"calibration", levels(r.process_release->calibration)},
                                                {"measured", levels(r.process_release->measured)},
+                                               {"measured_tail", levels(r.process_release->measured_tail)},
                                                {"applied", false}};
   }
   boost::json::array runs;

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -56,6 +57,8 @@ struct Run {
   Prediction sim;                    // from the calibration alone
   std::optional<Prediction> paced;   // with the host pace measured in these trials
   std::optional<Prediction> warmup_paced;  // ... in the uncounted trials run before them (--warmup-trials)
+  std::optional<Prediction> repredicted;   // allocsim-hw repredict's (repredict.h), from `repredicted_from`
+  std::string repredicted_from;            // "<pace> pace, <release> release"
   int warmup_trials = 0;
   // The validating process timed the semaphore release (process_release): the prediction charging
   // that and the one charging the calibration's. Reported apart ("sim_process_release", `sim` the
@@ -214,6 +217,12 @@ void read_file(const fs::path& file, Session& s) {
       r.release_applied = release_applied;
       r.release_measured = release_measured;
       r.release_calibration = release_calibration;
+    }
+    if (o.contains("sim_repredicted")) {
+      r.repredicted = read_prediction(field(o, "sim_repredicted", file).as_object(), file);
+      const json::object& how = field(top, "repredicted", file).as_object();
+      r.repredicted_from = str(how, "pace", file) + " pace, " + str(how, "release", file) + " release" +
+                           (json::value_to<bool>(field(how, "release_tail", file)) ? "" : " (release capped at p99)");
     }
     if (o.contains("sim_warmup_paced")) {
       r.warmup_paced = read_prediction(field(o, "sim_warmup_paced", file).as_object(), file);
@@ -401,6 +410,21 @@ std::string validate_summary_markdown(const std::string& dir) {
          "from: it is known before the first counted trial, so nothing of the trials it is compared with went "
          "into it.\n\n";
     paced_table(o, groups, &Run::warmup_paced, "the warm-up's pace");
+  }
+
+  // ---- the same points, predicted again offline (allocsim-hw repredict)
+  std::set<std::string> repredicted_from;
+  for (const Run& r : s.runs)
+    if (r.repredicted) repredicted_from.insert(r.repredicted_from);
+  if (!repredicted_from.empty()) {
+    std::string from;
+    for (const std::string& f : repredicted_from) from += (from.empty() ? "" : "; ") + f;
+    o << "\n## Predicted again: " << from << "\n\n"
+      << "`allocsim-hw repredict` ran the simulator again on these files (`sim_repredicted` in validate.json), with the "
+         "same seeds and runs as `sim` and the host pace and semaphore release named above: `trials`, the counted "
+         "trials' pace (as host-paced); `warmup`, the warm-up's; `process`, the release each validating process timed "
+         "before its trials; `calibration`, the calibration's. The hardware's side is the files'.\n\n";
+    paced_table(o, groups, &Run::repredicted, "this prediction");
   }
 
   // ---- the same points, predicted with the calibration's release path instead of the process's

@@ -3,7 +3,8 @@
 //
 // validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform",
 //   "process_pace" (optional: ProcessPace's fields and "applied"), "process_release" (optional:
-//   ProcessRelease's fields, spreads at kSpreadLevels, and "applied"), "runs": [
+//   ProcessRelease's fields, spreads at kSpreadLevels, "measured_tail" at kTailLevels, and
+//   "applied"), "runs": [
 //   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
 //    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
 //    "peak_bytes_in_use_min", "host_ns_per_free", "instrument_ns_per_free",
@@ -174,6 +175,7 @@ struct ProcessRelease {
   int rounds = 0;
   double calibration_ns = 0;                  // the calibration's callback_after_op_ns
   std::vector<double> calibration, measured;  // the spreads, at kSpreadLevels
+  std::vector<double> measured_tail;          // this process's above p99, at kTailLevels (empty: none)
   /// This process's callback_after_op_ns: its spread's median, in whole ns as the profile holds it.
   TimeNs measured_ns() const { return TimeNs(PlatformSpread::at(measured, 0.5)); }
 };
@@ -192,6 +194,8 @@ struct ValidateReport {
 };
 
 std::string validate_json(const ValidateReport& r);
+/// One prediction as validate.json's "sim" object has it.
+std::string sim_prediction_json(const SimPrediction& p);
 std::string validate_markdown(const ValidateReport& r);
 /// Writes DIR/validate.json and DIR/validate.md: both or neither (temp files, then two renames).
 /// Throws std::runtime_error naming the path on failure.

@@ -1,0 +1,48 @@
+// The simulator's side of a validation: one combination's simulated runs, each with the next seed
+// and costs drawn from a platform spread, summed into a SimPrediction (validate_report.h). Needs
+// no GPU: validate calls it beside its trials, repredict (repredict.h) on committed files.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "allocsim/core/platform.h"
+#include "allocsim/core/platform_spread.h"
+#include "allocsim/core/scenario.h"
+#include "allocsim/engine/execution_units.h"
+#include "allocsim/engine/step_schedule.h"
+#include "allocsim/hw/corruption_pairs.h"
+#include "allocsim/hw/timeline.h"
+#include "allocsim/hw/validate_report.h"
+
+namespace allocsim::hw {
+
+/// What every simulated run of one combination shares.
+struct PredictionSetup {
+  std::string policy, guard;
+  int semaphore = 32;
+  Params params;                 // scenario params + --set values (policies read them too)
+  std::vector<StepHold> holds;   // --schedule: the delays the runs replay
+  int runs = 1;                  // simulated runs, run t with seeds::nth(scenario.seed, t)
+  int timeline_run = 0;          // the run whose spans a timeline gets
+};
+
+/// The upper median (the middle element, the later of two), 0 for none: the statistic the
+/// hardware's host cost per free has always used, for both sides.
+double upper_median(std::vector<double> v);
+
+/// The simulator's prediction: `setup.runs` runs under `platform`, each drawing its costs from
+/// `spread` when it is not empty. Every finding is kept so each manifest corruption can be
+/// attributed to its execution. `pairs` and `timeline`, when given, take each run's findings and
+/// run setup.timeline_run's spans. The runs are independent, so they run on every core (Boost.Asio's
+/// pool), each into its own slot, and are summed in index order: the same numbers for any thread
+/// count.
+SimPrediction predict(const Scenario& scenario, const PredictionSetup& setup, const PlatformProfile& platform,
+                      const PlatformSpread& spread, const ExecutionUnits& units, CorruptionPairTally* pairs = nullptr,
+                      TimelineCombination* timeline = nullptr);
+
+/// The host pace of trials with these launch cadences (TrialStats::host_cadence_ns), each over the
+/// simulator's median for the same program (SimPrediction::host_cadence_ns): its quantiles at
+/// kSpreadLevels. A trial without two launches in a row has no pace; empty when none has one.
+std::vector<double> host_pace_of(const std::vector<double>& cadences_ns, double sim_cadence_ns);
+
+}  // namespace allocsim::hw

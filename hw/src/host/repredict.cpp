@@ -1,0 +1,144 @@
+// See repredict.h.
+#include "allocsim/hw/repredict.h"
+
+#include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "allocsim/engine/execution_units.h"
+#include "allocsim/hw/sim_prediction.h"
+#include "allocsim/results/atomic_file.h"
+#include "allocsim/results/platform_io.h"
+#include "allocsim/results/resolve.h"
+
+namespace allocsim::hw {
+namespace {
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+std::vector<double> numbers(const json::value& v) {
+  std::vector<double> out;
+  for (const json::value& x : v.as_array()) out.push_back(x.to_number<double>());
+  return out;
+}
+
+const json::value& field(const json::object& o, const char* key, const fs::path& file) {
+  const json::value* v = o.if_contains(key);
+  if (!v) throw std::runtime_error(file.string() + ": missing field '" + key + "'");
+  return *v;
+}
+
+/// The host pace a run's re-prediction draws: the calibration's, or the trials' or warm-up's
+/// cadence over the file's simulated median. Older files have no per-trial cadence; their
+/// sim_host_paced holds the trials' pace quantiles themselves.
+std::vector<double> pace_of(const json::object& run, const PlatformSpread& spread, PaceSource source,
+                            const fs::path& file) {
+  const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
+  std::vector<double> pace;
+  if (source == PaceSource::kCalibration) return spread.host_pace;
+  if (source == PaceSource::kTrials) {
+    if (const json::value* c = run.if_contains("host_cadence_by_trial"))
+      pace = host_pace_of(numbers(*c), sim_cadence);
+    else if (const json::value* paced = run.if_contains("sim_host_paced"))
+      pace = numbers(field(paced->as_object(), "host_pace", file));
+  } else if (const json::value* w = run.if_contains("warmup")) {
+    pace = host_pace_of(numbers(field(w->as_object(), "host_cadence_by_trial", file)), sim_cadence);
+  }
+  if (pace.empty())
+    throw std::runtime_error(file.string() + ": no " + pace_source_name(source) + " pace measured in this file");
+  return pace;
+}
+
+struct Job {
+  fs::path from, to;
+  json::object doc;
+};
+
+}  // namespace
+
+const char* pace_source_name(PaceSource p) {
+  switch (p) {
+    case PaceSource::kCalibration: return "calibration";
+    case PaceSource::kTrials: return "trials";
+    case PaceSource::kWarmup: return "warmup";
+  }
+  return "?";
+}
+
+const char* release_source_name(ReleaseSource r) { return r == ReleaseSource::kCalibration ? "calibration" : "process"; }
+
+void repredict_session(const std::string& src, const std::string& out, const RepredictOptions& options,
+                       const std::function<void(const std::string&)>& progress) {
+  std::vector<Job> jobs;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(src, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->path().filename() == "validate.json") jobs.push_back({it->path(), fs::path(out) / fs::relative(it->path(), src), {}});
+  if (ec) throw std::runtime_error(src + ": " + ec.message());
+  if (jobs.empty()) throw std::runtime_error(src + ": no validate.json below it");
+  std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.from < b.from; });
+  const PlatformSpread calibrated_spread = load_platform_spread(options.platform_file);
+  const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
+  for (Job& job : jobs) {
+    const fs::path& file = job.from;
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    json::value root = json::parse(text.str(), ec);
+    if (ec || !root.is_object()) throw std::runtime_error(file.string() + ": not a validate.json (" + ec.message() + ")");
+    json::object& top = root.as_object();
+    const std::string command = json::value_to<std::string>(field(top, "command", file));
+    if (command.find(" --set") != std::string::npos || top.contains("schedule"))
+      throw std::runtime_error(file.string() + ": a --set or --schedule run; repredict takes the plain passes only");
+    RunConfig run;
+    run.scenario = json::value_to<std::string>(field(top, "scenario", file));
+    run.semaphore = int(field(top, "semaphore", file).to_number<std::int64_t>());
+    run.platform_file = options.platform_file;
+    const Scenario scenario = load_for_run(run);
+    const SimOptions resolved = resolve_sim_options(scenario, run);
+    if (json::parse(platform_to_json(resolved.platform)) != field(top, "platform", file))
+      throw std::runtime_error(file.string() + ": its platform profile is not " + options.platform_file + "'s");
+    PlatformProfile platform = resolved.platform;
+    PlatformSpread spread = calibrated_spread;
+    bool release_tail = true;
+    if (options.release == ReleaseSource::kProcess) {
+      const json::value* pr = top.if_contains("process_release");
+      if (!pr) throw std::runtime_error(file.string() + ": no process_release (the release was not timed here)");
+      const json::object& release = pr->as_object();
+      spread.quantiles[after_op] = numbers(field(release, "measured", file));
+      const json::value* tail = release.if_contains("measured_tail");
+      release_tail = tail != nullptr;
+      spread.tails[after_op] = tail ? numbers(*tail) : std::vector<double>{};
+      platform.callback_after_op_ns = TimeNs(PlatformSpread::at(spread.quantiles[after_op], 0.5));
+    }
+    const ExecutionUnits units = execution_units(scenario.program);
+    field(top, "runs", file);  // present, or the error names it
+    for (json::value& v : top["runs"].as_array()) {
+      json::object& o = v.as_object();
+      PredictionSetup setup;
+      setup.policy = json::value_to<std::string>(field(o, "policy", file));
+      setup.guard = json::value_to<std::string>(field(o, "guard", file));
+      setup.semaphore = *run.semaphore;
+      setup.params = resolved.params;
+      setup.runs = int(field(field(o, "sim", file).as_object(), "runs", file).to_number<std::int64_t>());
+      PlatformSpread paced = spread;
+      paced.host_pace = pace_of(o, spread, options.pace, file);
+      o["sim_repredicted"] = json::parse(sim_prediction_json(predict(scenario, setup, platform, paced, units)));
+    }
+    top["repredicted"] = json::object{{"pace", pace_source_name(options.pace)},
+                                      {"release", release_source_name(options.release)},
+                                      {"platform_source", options.platform_file},
+                                      {"release_tail", release_tail}};
+    job.doc = std::move(top);
+    progress(file.string());
+  }
+  for (const Job& job : jobs) {
+    fs::create_directories(job.to.parent_path());
+    write_file_atomically(job.to.string(), json::serialize(job.doc) + "\n");
+  }
+}
+
+}  // namespace allocsim::hw
