@@ -81,7 +81,22 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-afterop/per-execution", "results/hw/h200-afterop/all",
                               "results/hw/h200-afterop-2/per-execution", "results/hw/h200-afterop-2/all",
                               "results/hw/h200-release-2/per-execution", "results/hw/h200-release-2/all",
-                              "results/hw/h200-process-release/per-execution", "results/hw/h200-process-release/all"}) {
+                              "results/hw/h200-process-release/per-execution", "results/hw/h200-process-release/all",
+                              "results/hw/h200-warmup/per-execution", "results/hw/h200-warmup/all",
+                              "results/hw/h200-warmup-2/per-execution", "results/hw/h200-warmup-2/all",
+                              "results/hw/h200-measured/per-execution",
+                              "results/hw/h200-process-release/repredicted-trials-process/per-execution",
+                              "results/hw/h200-process-release/repredicted-trials-process/all",
+                              "results/hw/h200-warmup/repredicted-trials-process/per-execution",
+                              "results/hw/h200-warmup/repredicted-trials-process/all",
+                              "results/hw/h200-warmup/repredicted-warmup-process/per-execution",
+                              "results/hw/h200-warmup/repredicted-warmup-process/all",
+                              "results/hw/h200-warmup-2/repredicted-trials-process/per-execution",
+                              "results/hw/h200-warmup-2/repredicted-trials-process/all",
+                              "results/hw/h200-warmup-2/repredicted-warmup-process/per-execution",
+                              "results/hw/h200-warmup-2/repredicted-warmup-process/all",
+                              "results/hw/h200-measured/repredicted-trials-process/per-execution",
+                              "results/hw/h200-measured/repredicted-warmup-process/per-execution"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));

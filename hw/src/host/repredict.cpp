@@ -127,6 +127,7 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
       PlatformSpread paced = spread;
       paced.host_pace = pace_of(o, spread, options.pace, file);
       o["sim_repredicted"] = json::parse(sim_prediction_json(predict(scenario, setup, platform, paced, units)));
+      o.erase("callback_trials");  // megabytes of the source's per-trial callback stages, which no prediction reads
     }
     top["repredicted"] = json::object{{"pace", pace_source_name(options.pace)},
                                       {"release", release_source_name(options.release)},

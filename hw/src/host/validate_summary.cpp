@@ -572,6 +572,16 @@ std::string validate_summary_markdown(const std::string& dir) {
     o << "\n";
   }
   // Where the simulator sampled its costs: does each hardware range lie inside the simulated one?
+  // Beside the calibrated prediction, each other one some run has (host-paced, re-predicted).
+  struct Alternative {
+    const char* label;
+    std::optional<Prediction> Run::*which;
+    std::size_t inside = 0, deferring_inside = 0;
+  };
+  std::vector<Alternative> alternatives;
+  for (Alternative a : {Alternative{"host-paced", &Run::paced}, Alternative{"re-predicted", &Run::repredicted}})
+    if (std::any_of(s.runs.begin(), s.runs.end(), [&](const Run& r) { return (r.*a.which).has_value(); }))
+      alternatives.push_back(a);
   std::vector<const Run*> varying;  // a peak that varies on either side
   auto varies = [](const Run& r, const Prediction& p) {
     return p.has_range && (r.peak_hw != r.peak_hw_min || p.peak_min != p.peak_max);
@@ -583,28 +593,34 @@ std::string validate_summary_markdown(const std::string& dir) {
       return r.peak_hw_min >= p.peak_min && r.peak_hw <= p.peak_max;
     };
     o << "\nPeaks that vary from trial to trial or from sample to sample, against the simulator's range over its "
-         "runs (MiB"
-      << (any_paced ? "; host-paced: the prediction with the host pace measured on the GPU" : "")
-      << "):\n\n| scenario | semaphore | policy + guard | hw min–max | sim min–max | hw inside sim |"
-      << (any_paced ? " host-paced sim min–max | hw inside host-paced |\n|---|---|---|---|---|---|---|---|\n"
-                    : "\n|---|---|---|---|---|---|\n");
-    std::size_t inside = 0, deferring = 0, deferring_inside = 0, paced_inside = 0, deferring_paced_inside = 0;
+         "runs (MiB";
+    for (const Alternative& a : alternatives)
+      o << "; " << a.label << ": the "
+        << (a.which == &Run::paced ? "prediction with the host pace measured on the GPU"
+                                   : "prediction of the section \"Predicted again\"");
+    o << "):\n\n| scenario | semaphore | policy + guard | hw min–max | sim min–max | hw inside sim |";
+    for (const Alternative& a : alternatives) o << " " << a.label << " sim min–max | hw inside " << a.label << " |";
+    o << "\n|---|---|---|---|---|---|";
+    for (std::size_t i = 0; i < alternatives.size(); ++i) o << "---|---|";
+    o << "\n";
+    std::size_t inside = 0, deferring = 0, deferring_inside = 0;
     for (const Run* r : varying) {
       const bool in = inside_of(*r, r->sim);
-      const bool paced_in = r->paced && inside_of(*r, *r->paced);
       // The callback and poll policies: those whose held bytes depend on when the device finishes.
       const bool defers = r->policy.find("callback") != std::string::npos || r->policy.find("poll") != std::string::npos;
       inside += in;
       deferring += defers;
       deferring_inside += defers && in;
-      paced_inside += paced_in;
-      deferring_paced_inside += defers && paced_in;
       o << "| " << r->scenario << " | " << r->semaphore << " | " << r->combo() << " | " << mib(r->peak_hw_min) << "–"
         << mib(r->peak_hw) << " | " << mib(r->sim.peak_min) << "–" << mib(r->sim.peak_max) << " | "
         << (in ? "yes" : "**no**") << " |";
-      if (any_paced) {
-        if (r->paced)
-          o << " " << mib(r->paced->peak_min) << "–" << mib(r->paced->peak_max) << " | " << (paced_in ? "yes" : "**no**") << " |";
+      for (Alternative& a : alternatives) {
+        const std::optional<Prediction>& p = r->*a.which;
+        const bool alt_in = p && inside_of(*r, *p);
+        a.inside += alt_in;
+        a.deferring_inside += defers && alt_in;
+        if (p)
+          o << " " << mib(p->peak_min) << "–" << mib(p->peak_max) << " | " << (alt_in ? "yes" : "**no**") << " |";
         else
           o << " — | — |";
       }
@@ -612,9 +628,9 @@ std::string validate_summary_markdown(const std::string& dir) {
     }
     o << "\nThe hardware's range lies inside the simulator's for " << inside << " of these " << varying.size()
       << " combinations; for the callback and poll policies, " << deferring_inside << " of " << deferring << ".";
-    if (any_paced)
-      o << " Inside the host-paced prediction's: " << paced_inside << " of " << varying.size()
-        << "; for the callback and poll policies, " << deferring_paced_inside << " of " << deferring << ".";
+    for (const Alternative& a : alternatives)
+      o << " Inside the " << a.label << " prediction's: " << a.inside << " of " << varying.size()
+        << "; for the callback and poll policies, " << a.deferring_inside << " of " << deferring << ".";
     o << "\n";
   }
 

@@ -25,7 +25,8 @@ const char* pace_source_name(PaceSource p);        // "calibration", "trials", "
 const char* release_source_name(ReleaseSource r);  // "calibration", "process"
 
 /// For every SRC/<scenario>/semaphore-<n>/validate.json, the same file under OUT with one more
-/// prediction per run, "sim_repredicted" (validate_report.h's "sim" fields), and a top-level
+/// prediction per run, "sim_repredicted" (validate_report.h's "sim" fields), without the runs'
+/// "callback_trials" (most of a file's bytes; the source keeps them), and a top-level
 /// "repredicted": {"pace", "release", "platform_source", "release_tail"} saying what it drew
 /// from (release_tail false: the file had no tail of the process's release above p99, so draws
 /// there are its p99). Same seeds and runs as the file's "sim": with the calibration's pace and
