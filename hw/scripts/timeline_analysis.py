@@ -874,8 +874,8 @@ def warmup(folder):
 
 # The per-execution passes whose files keep each trial's host cadence, and (PREDICTION_SESSIONS) every one with the
 # release timed in each validating process, with their `allocsim-hw repredict` folders (repredicted-<pace>-process).
-PACE_SESSIONS = ["h200-warmup", "h200-warmup-2", "h200-measured"]
-PREDICTION_SESSIONS = ["h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured"]
+PACE_SESSIONS = ["h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2"]
+PREDICTION_SESSIONS = ["h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2"]
 BLOCK = 20
 
 

@@ -78,7 +78,7 @@ TEST_CASE("repredict with the process's own sources gives its predictions back",
 }
 
 TEST_CASE("the committed repredicted per-execution folders are what repredict writes", "[hw][repredict]") {
-  for (const char* session : {"h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured"})
+  for (const char* session : {"h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2"})
     for (const auto& [pace, name] : {std::pair{hw::PaceSource::kTrials, "trials"}, std::pair{hw::PaceSource::kWarmup, "warmup"}}) {
       const fs::path committed = fs::path("results/hw") / session / ("repredicted-" + std::string(name) + "-process") / "per-execution";
       if (!fs::exists(committed)) continue;  // h200-process-release had no warm-up

@@ -96,7 +96,10 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-warmup-2/repredicted-warmup-process/per-execution",
                               "results/hw/h200-warmup-2/repredicted-warmup-process/all",
                               "results/hw/h200-measured/repredicted-trials-process/per-execution",
-                              "results/hw/h200-measured/repredicted-warmup-process/per-execution"}) {
+                              "results/hw/h200-measured/repredicted-warmup-process/per-execution",
+                              "results/hw/h200-measured-2/per-execution",
+                              "results/hw/h200-measured-2/repredicted-trials-process/per-execution",
+                              "results/hw/h200-measured-2/repredicted-warmup-process/per-execution"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
