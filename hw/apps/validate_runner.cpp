@@ -143,7 +143,9 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
       run.aliased += s.aliased ? 1 : 0;
       run.corrupted += s.corrupted_words > 0 ? 1 : 0;
       run.corrupted_words += s.corrupted_words;
+      std::vector<int>& corrupted_here = run.corrupted_executions_by_trial.emplace_back();
       for (int e : corrupted_units(units, s.foreign_by_alloc)) {
+        corrupted_here.push_back(e);
         ++run.corrupted_executions;
         ++run.corrupted_by_execution[std::size_t(e)];
         if (timeline && t == config.timeline_trial) timeline->corrupted_executions.push_back(e);

@@ -188,13 +188,21 @@ TEST_CASE("validate.md sets forced against unforced corruption per execution") {
   CHECK_THAT(md, Catch::Contains("its replay of the schedule"));
 }
 
-TEST_CASE("validate.json carries each trial's host cadence, and the warm-up's with its prediction") {
+TEST_CASE("validate.json carries each trial's host cadence and corrupted executions, and the warm-up's pace with its prediction") {
   hw::ValidateReport r = sample();
   r.runs[0].host_cadence_by_trial = {1000, 1100};
   auto run = boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object();
   REQUIRE(run["host_cadence_by_trial"].as_array().size() == 2);
   CHECK(run["host_cadence_by_trial"].as_array()[1].to_number<double>() == 1100);
   CHECK(!run.contains("warmup"));
+  CHECK(run["corrupted_executions_by_trial"].as_array().empty());
+  r.runs[0].corrupted_executions_by_trial = {{0, 2}, {}};
+  auto by_trial = boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object()
+                      ["corrupted_executions_by_trial"].as_array();
+  REQUIRE(by_trial.size() == 2);
+  CHECK(by_trial[0].as_array().size() == 2);
+  CHECK(by_trial[0].as_array()[1].to_number<int>() == 2);
+  CHECK(by_trial[1].as_array().empty());
   CHECK(!run.contains("sim_warmup_paced"));
   r.runs[0].warmup_trials = 3;
   r.runs[0].warmup_host_cadence_by_trial = {900, 950, 1200};

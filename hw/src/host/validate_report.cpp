@@ -83,6 +83,9 @@ boost::json::object run_json(const ValidateRun& run) {
   o["host_busy_ns"] = run.host_busy_ns;
   o["host_cadence_ns"] = run.host_cadence_ns;
   o["host_cadence_by_trial"] = double_array(run.host_cadence_by_trial);
+  boost::json::array by_trial;
+  for (const std::vector<int>& executions : run.corrupted_executions_by_trial) by_trial.push_back(int_array(executions));
+  o["corrupted_executions_by_trial"] = std::move(by_trial);
   if (run.warmup_trials > 0)
     o["warmup"] = boost::json::object{{"trials", run.warmup_trials},
                                       {"host_cadence_by_trial", double_array(run.warmup_host_cadence_by_trial)}};

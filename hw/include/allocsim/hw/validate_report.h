@@ -14,7 +14,8 @@
 //            "manifest_by_execution", "trial_manifest_rate", "peak_bytes_in_use", "peak_bytes_in_use_min",
 //            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_cadence_ns", "host_pace",
 //            "completed", "available"},
-//    "host_busy_ns", "host_cadence_ns", "host_cadence_by_trial", "warmup" (optional: {"trials",
+//    "host_busy_ns", "host_cadence_ns", "host_cadence_by_trial", "corrupted_executions_by_trial" (each
+//    trial's list), "warmup" (optional: {"trials",
 //    "host_cadence_by_trial"}), "sim_host_paced", "sim_warmup_paced" and "sim_process_release"
 //    (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
@@ -111,6 +112,9 @@ struct ValidateRun {
   std::uint64_t corrupted_executions = 0;  // executions with >= 1 foreign word read, all trials
   double corrupted_rate = 0;               // corrupted_executions / (trials x executions)
   std::vector<int> corrupted_by_execution;  // [i]: trials in which execution i had a foreign read
+  // Trial by trial, the executions it corrupted: beside host_cadence_by_trial, whether an execution
+  // near an edge went with its trial's pace.
+  std::vector<std::vector<int>> corrupted_executions_by_trial;
   std::uint64_t corrupted_words = 0;
   int stale_trials = 0;            // trials where a read saw an older version of its own allocation
   std::uint64_t stale_words = 0;   // such words (a same-allocation data race, not corruption)
