@@ -40,6 +40,14 @@ std::string require_data(std::string_view relative) {
   return path;
 }
 
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 std::string gunzip_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   REQUIRE(file.good());

@@ -24,6 +24,9 @@ void require_input(const std::string& path, std::string_view what);
 /// data_path(relative), after require_input on it: the one call a test makes for a data file.
 std::string require_data(std::string_view relative);
 
+/// The whole text of a file; fails the running test when it cannot be read.
+std::string read_text_file(const std::string& path);
+
 /// The whole text of a gzip file (the PyTorch traces); fails the running test when it cannot be read.
 std::string gunzip_file(const std::string& path);
 

@@ -6,11 +6,10 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 #include "allocsim/hw/repredict.h"
+#include "test_inputs.h"
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -18,12 +17,7 @@ using namespace allocsim;
 
 namespace {
 
-json::value read_json(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return json::parse(s.str());
-}
+json::value read_json(const fs::path& p) { return json::parse(test::read_text_file(p.string())); }
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_repredict_" + name + "." + std::to_string(::getpid()));

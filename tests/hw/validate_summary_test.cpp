@@ -10,18 +10,14 @@
 
 #include "allocsim/hw/validate_report.h"
 #include "allocsim/hw/validate_summary.h"
+#include "test_inputs.h"
 
 namespace fs = std::filesystem;
 using namespace allocsim;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const fs::path& p) { return test::read_text_file(p.string()); }
 
 hw::ValidateRun run(std::string policy, std::string guard, int corrupted, std::uint64_t latent, std::uint64_t manifest) {
   hw::ValidateRun r;

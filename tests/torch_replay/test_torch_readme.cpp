@@ -24,14 +24,6 @@ namespace {
 
 constexpr double kMiB = 1 << 20;
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  REQUIRE(f.good());
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
@@ -44,7 +36,7 @@ using Row = std::map<std::string, std::string>;
 
 /// results.csv: a header line, then one row per run (no field of these sweeps holds a comma).
 std::vector<Row> read_csv(const std::string& path) {
-  std::istringstream in(read_text(path));
+  std::istringstream in(allocsim::test::read_text_file(path));
   auto split = [](const std::string& line) {
     std::vector<std::string> out;
     std::string cell;
@@ -156,7 +148,7 @@ Trace read_trace(const std::string& name) {
 }
 
 const std::string& readme() {
-  static const std::string text = read_text(std::string(ALLOCSIM_SOURCE_DIR) + "/results/torch/README.md");
+  static const std::string text = allocsim::test::read_text_file(std::string(ALLOCSIM_SOURCE_DIR) + "/results/torch/README.md");
   return text;
 }
 
@@ -218,7 +210,7 @@ TEST_CASE("results/torch/README.md claims hold on the data", "[torch][readme]") 
   check_claim("Every run carries this caveat as a warning");
   for (const std::string trace : {"mlp_adamw", "sidestream_record_stream"}) {
     INFO(trace << "/report.md must hold the verdict the README quotes");
-    CHECK(read_text(std::string(ALLOCSIM_SOURCE_DIR) + "/results/torch/" + trace + "/report.md")
+    CHECK(allocsim::test::read_text_file(std::string(ALLOCSIM_SOURCE_DIR) + "/results/torch/" + trace + "/report.md")
               .find("- Race-free: 7 of 7 options.") != std::string::npos);
   }
   check_claim("The verdict in each `report.md` (\"Race-free: 7 of 7 options\") is empty");
