@@ -3,8 +3,6 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "allocsim/engine/execution_units.h"
@@ -12,6 +10,7 @@
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/resolve.h"
+#include "validate_json_reading.h"
 
 namespace allocsim::hw {
 namespace {
@@ -19,17 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
-std::vector<double> numbers(const json::value& v) {
-  std::vector<double> out;
-  for (const json::value& x : v.as_array()) out.push_back(x.to_number<double>());
-  return out;
-}
-
-const json::value& field(const json::object& o, const char* key, const fs::path& file) {
-  const json::value* v = o.if_contains(key);
-  if (!v) throw std::runtime_error(file.string() + ": missing field '" + key + "'");
-  return *v;
-}
+using validate_json_reading::field;
+using validate_json_reading::numbers;
 
 /// The host pace a run's re-prediction draws: the calibration's, or the trials' or warm-up's
 /// cadence over the file's simulated median. Older files have no per-trial cadence; their
@@ -84,11 +74,7 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
   const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
   for (Job& job : jobs) {
     const fs::path& file = job.from;
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    json::value root = json::parse(text.str(), ec);
-    if (ec || !root.is_object()) throw std::runtime_error(file.string() + ": not a validate.json (" + ec.message() + ")");
+    json::value root = validate_json_reading::read_object(file);
     json::object& top = root.as_object();
     const std::string command = json::value_to<std::string>(field(top, "command", file));
     if (command.find(" --set") != std::string::npos || top.contains("schedule"))

@@ -4,6 +4,7 @@
 
 #include "allocsim/core/platform_spread.h"
 #include "allocsim/hw/host_calls.h"
+#include "validate_json_reading.h"
 
 #include <algorithm>
 #include <array>
@@ -123,11 +124,7 @@ std::string pp(double v, double marked_beyond = kMarkedDiffPp) {
   return std::fabs(v) > marked_beyond ? "**" + s + "**" : s;
 }
 
-const json::value& field(const json::object& o, const char* key, const fs::path& file) {
-  const json::value* v = o.if_contains(key);
-  if (!v) throw std::runtime_error(file.string() + ": missing field '" + key + "'");
-  return *v;
-}
+using validate_json_reading::field;
 std::uint64_t u64(const json::object& o, const char* key, const fs::path& file) {
   return json::value_to<std::uint64_t>(field(o, key, file));
 }
@@ -157,12 +154,7 @@ Prediction read_prediction(const json::object& sim, const fs::path& file) {
 }
 
 void read_file(const fs::path& file, Session& s) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  boost::system::error_code ec;
-  json::value root = json::parse(text.str(), ec);
-  if (ec || !root.is_object()) throw std::runtime_error(file.string() + ": not a validate.json (" + ec.message() + ")");
+  const json::value root = validate_json_reading::read_object(file);
   const json::object& top = root.get_object();
   if (s.device.empty()) s.device = str(top, "device", file);
   if (s.platform.empty()) s.platform = field(top, "platform", file).as_object();
@@ -175,9 +167,8 @@ void read_file(const fs::path& file, Session& s) {
   bool release_applied = false;
   if (const json::value* pr = top.if_contains("process_release")) {
     release_applied = json::value_to<bool>(field(pr->as_object(), "applied", file));
-    for (const json::value& x : field(pr->as_object(), "measured", file).as_array()) release_measured.push_back(x.to_number<double>());
-    for (const json::value& x : field(pr->as_object(), "calibration", file).as_array())
-      release_calibration.push_back(x.to_number<double>());
+    release_measured = validate_json_reading::numbers(field(pr->as_object(), "measured", file));
+    release_calibration = validate_json_reading::numbers(field(pr->as_object(), "calibration", file));
   }
   for (const json::value& v : field(top, "runs", file).as_array()) {
     const json::object& o = v.as_object();
