@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <sstream>
 #include <optional>
@@ -268,7 +269,16 @@ int main(int argc, char** argv) {
                                  "write DIR/validate.md, the session summary computed from DIR/*/semaphore-*/validate.json "
                                  "(needs no GPU)\n  example: allocsim-hw summarize results/hw/h200");
   sum->add_option("DIR", session, "the folder validate wrote its scenario folders into")->required();
-  std::string repredict_out, repredict_platform, repredict_pace = "trials", repredict_release = "process";
+  std::string repredict_out, repredict_platform;
+  // The sources' names are repredict.h's; the defaults are the first of each.
+  std::map<std::string, hw::PaceSource> pace_names;
+  std::vector<std::string> pace_choices;
+  for (hw::PaceSource p : hw::kPaceSources) pace_names[pace_choices.emplace_back(hw::pace_source_name(p))] = p;
+  std::map<std::string, hw::ReleaseSource> release_names;
+  std::vector<std::string> release_choices;
+  for (hw::ReleaseSource r : hw::kReleaseSources)
+    release_names[release_choices.emplace_back(hw::release_source_name(r))] = r;
+  std::string repredict_pace = pace_choices.front(), repredict_release = release_choices.front();
   auto* rep = app.add_subcommand(
       "repredict",
       "predict a session's validate.json files again with the host pace and release their processes measured, "
@@ -279,10 +289,10 @@ int main(int argc, char** argv) {
   rep->add_option("--platform", repredict_platform, "the session's calibration (the profile the files were predicted with)")
       ->required();
   rep->add_option("--pace", repredict_pace, "host pace: the counted trials' (default), the warm-up's, or the calibration's")
-      ->check(CLI::IsMember({"trials", "warmup", "calibration"}));
+      ->check(CLI::IsMember(pace_choices));
   rep->add_option("--release", repredict_release,
                   "semaphore release: the one timed in each validating process (default) or the calibration's")
-      ->check(CLI::IsMember({"process", "calibration"}));
+      ->check(CLI::IsMember(release_choices));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -299,10 +309,8 @@ int main(int argc, char** argv) {
     if (*rep) {
       hw::RepredictOptions options;
       options.platform_file = repredict_platform;
-      options.pace = repredict_pace == "trials"   ? hw::PaceSource::kTrials
-                     : repredict_pace == "warmup" ? hw::PaceSource::kWarmup
-                                                  : hw::PaceSource::kCalibration;
-      options.release = repredict_release == "process" ? hw::ReleaseSource::kProcess : hw::ReleaseSource::kCalibration;
+      options.pace = pace_names.at(repredict_pace);
+      options.release = release_names.at(repredict_release);
       hw::repredict_session(session, repredict_out, options,
                             [](const std::string& file) { std::cerr << "predicted " << file << "\n"; });
       std::cerr << "wrote " << repredict_out << "\n";

@@ -21,6 +21,8 @@ struct RepredictOptions {
   ReleaseSource release = ReleaseSource::kProcess;
 };
 
+inline constexpr PaceSource kPaceSources[] = {PaceSource::kTrials, PaceSource::kWarmup, PaceSource::kCalibration};
+inline constexpr ReleaseSource kReleaseSources[] = {ReleaseSource::kProcess, ReleaseSource::kCalibration};
 const char* pace_source_name(PaceSource p);        // "calibration", "trials", "warmup"
 const char* release_source_name(ReleaseSource r);  // "calibration", "process"
 
