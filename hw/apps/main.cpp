@@ -3,8 +3,10 @@
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K] [--state-lock callbacks-first|plain] [--warmup-trials N]
+//                        [--release-rounds N] [--release-per-trial N]
 //   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
-//                        [--release process|calibration]   the files' predictions again, no GPU
+//                        [--release process|trials|calibration] [--blocks N]
+//                        the files' predictions again, no GPU
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
 //                        the schedule's run with its delays forced, next to the same run unforced
 // Exit status: 0 ok, 2 bad input, 3 hardware failure (no GPU, HIP error, device OOM). Output
@@ -121,10 +123,18 @@ std::optional<hw::ProcessRelease> time_process_release(hw::ValidateConfig& confi
   return pr;
 }
 
+/// What validate measures in its own process beside the trials (--release-rounds,
+/// --warmup-trials, --release-per-trial); none of it with a --schedule.
+struct InProcessTimings {
+  int release_rounds = 1000;
+  int warmup_trials = 0;
+  int release_per_trial = 0;
+};
+
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
                  const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule,
-                 bool callbacks_first, int release_rounds, int warmup_trials) {
+                 bool callbacks_first, const InProcessTimings& timings) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -139,7 +149,8 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   config.timeline_trial = timeline_trial;
   config.callbacks_first = callbacks_first;
   config.trials = trials;
-  config.warmup_trials = schedule ? 0 : warmup_trials;
+  config.warmup_trials = schedule ? 0 : timings.warmup_trials;
+  config.release_rounds_per_trial = schedule ? 0 : timings.release_per_trial;
   config.sim_samples = sim_samples;
   config.semaphore = resolved.semaphore;
   config.params = resolved.params;
@@ -168,7 +179,8 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
               << report.process_pace->busy_ns / 1000 << " us host busy against the calibration's "
               << report.process_pace->reference_ns / 1000 << "; reported, not applied)\n";
   }
-  if (release_rounds > 0 && !schedule) report.process_release = time_process_release(config, release_rounds);
+  if (timings.release_rounds > 0 && !schedule)
+    report.process_release = time_process_release(config, timings.release_rounds);
   hw::TimelineFile timeline;
   timeline.scenario = scenario.name;
   timeline.semaphore = config.semaphore;
@@ -247,18 +259,22 @@ int main(int argc, char** argv) {
                   "host's next call; plain, a plain mutex, starves callbacks while the host launches (as before "
                   "2026-12-01; hw/src/gpu/state_mutex.h, results/hw/h200-callbacks)")
       ->check(CLI::IsMember({"callbacks-first", "plain"}));
-  int release_rounds = 1000;
-  val->add_option("--release-rounds", release_rounds,
+  InProcessTimings timings;
+  val->add_option("--release-rounds", timings.release_rounds,
                   "semaphore releases timed in this process before the trials (about 0.7 ms each) when the --platform "
                   "file has a callback_after_op_ns spread, and a prediction charging them instead of the calibration's "
                   "(process_release and sim_process_release in validate.json; reported, not applied; 0: none)")
       ->check(CLI::Range(0, 100000));
-  int warmup_trials = 0;
-  val->add_option("--warmup-trials", warmup_trials,
+  val->add_option("--warmup-trials", timings.warmup_trials,
                   "uncounted trials of each combination first, on the same device in this process; a prediction "
                   "draws the host pace from their launch cadence (sim_warmup_paced in validate.json: a pace measured "
                   "before the counted trials; not with --schedule)")
       ->check(CLI::Range(0, 100000));
+  val->add_option("--release-per-trial", timings.release_per_trial,
+                  "semaphore releases timed after every counted trial, in this process (about 0.7 ms each): the "
+                  "release trial by trial (release_after_op_by_trial in validate.json), which repredict --release "
+                  "trials draws from; not with --schedule; 0 (default): none")
+      ->check(CLI::Range(0, 1000));
   std::string schedule_file;
   val->add_option("--schedule", schedule_file,
                   "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "
@@ -291,8 +307,14 @@ int main(int argc, char** argv) {
   rep->add_option("--pace", repredict_pace, "host pace: the counted trials' (default), the warm-up's, or the calibration's")
       ->check(CLI::IsMember(pace_choices));
   rep->add_option("--release", repredict_release,
-                  "semaphore release: the one timed in each validating process (default) or the calibration's")
+                  "semaphore release: the one timed in each validating process before its trials (default), the "
+                  "ones timed after each trial (validate --release-per-trial), or the calibration's")
       ->check(CLI::IsMember(release_choices));
+  int repredict_blocks = 0;
+  rep->add_option("--blocks", repredict_blocks,
+                  "the trials in blocks of N: each simulated run draws the trials' pace and release from one block's "
+                  "trials only (the runs split into as many blocks, in order); 0 (default): from all the trials")
+      ->check(CLI::Range(0, 1 << 20));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -311,6 +333,7 @@ int main(int argc, char** argv) {
       options.platform_file = repredict_platform;
       options.pace = pace_names.at(repredict_pace);
       options.release = release_names.at(repredict_release);
+      options.blocks = repredict_blocks;
       hw::repredict_session(session, repredict_out, options,
                             [](const std::string& file) { std::cerr << "predicted " << file << "\n"; });
       std::cerr << "wrote " << repredict_out << "\n";
@@ -329,7 +352,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
                         timeline_trial, request ? &*request : nullptr,
-                        state_lock == "callbacks-first", release_rounds, warmup_trials);
+                        state_lock == "callbacks-first", timings);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "allocsim/core/policy.h"
 #include "allocsim/core/seeds.h"
@@ -115,6 +116,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   std::vector<double> ns_per_free, instrument_per_free, host_busy;
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
+    std::optional<ReleasePathTimer> release_timer;
+    if (config.release_rounds_per_trial > 0) release_timer.emplace(config.platform.spin_ns_per_cycle);
     // The warm-up: the same program first, uncounted, with seeds no counted trial uses. Only each
     // one's host cadence is kept (the pace of sim_warmup_paced).
     for (int w = 0; w < config.warmup_trials && run.error.empty(); ++w) {
@@ -140,6 +143,8 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         run.trials = t;
         break;
       }
+      // Between this trial and the next, so the trial itself runs as without it.
+      if (release_timer) run.release_after_op_by_trial.push_back(release_timer->after_op(config.release_rounds_per_trial));
       run.aliased += s.aliased ? 1 : 0;
       run.corrupted += s.corrupted_words > 0 ? 1 : 0;
       run.corrupted_words += s.corrupted_words;

@@ -30,6 +30,9 @@ struct ValidateConfig {
   // --warmup-trials: trials of the same program run first on the same device, in this process, and
   // not counted; their host pace is the one ValidateRun::sim_warmup_paced draws from.
   int warmup_trials = 0;
+  // --release-per-trial: release rounds timed after every counted trial (ReleasePathTimer), kept
+  // as ValidateRun::release_after_op_by_trial; 0: none.
+  int release_rounds_per_trial = 0;
   // validate timed the release path in its own process: `platform` and `spread` with that
   // instead of the calibration's callback_after_op_ns, for ValidateRun::sim_process_release.
   std::optional<std::pair<PlatformProfile, PlatformSpread>> process_release;

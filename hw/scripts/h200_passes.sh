@@ -8,7 +8,11 @@
 # process (a few seconds) and reports what it measured (process_pace in validate.json; not applied:
 # results/hw/h200-inproc says why). Each combination first runs WARMUP (per-execution pass, default
 # 40) or WARMUP_ALL (every policy, default 10) uncounted trials in its process, whose host pace a
-# second prediction draws from (validate --warmup-trials, sim_warmup_paced).
+# second prediction draws from (validate --warmup-trials, sim_warmup_paced). RELEASE_PER_TRIAL
+# (default 0) semaphore releases are timed after every counted trial of the per-execution pass
+# (validate --release-per-trial; repredict --release trials draws from them), RELEASE_PER_TRIAL_ALL
+# (default 0) after every trial of the every-policy pass. PER_EXEC=0 leaves the per-execution pass
+# out.
 set -u
 NAME=${NAME:-h200-passes}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
@@ -19,13 +23,16 @@ for S in 1 2 32; do
   run $B validate conv-autotune --policies immediate --guards none --trials 3 --semaphore "$S" --platform "$P" \
       --timeline "$O/timeline/timeline-$S.json" --out "/tmp/$NAME-timeline-$S"
 done
+if [ "${PER_EXEC:-1}" != 0 ]; then
 for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
             "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
   set -- $pair
   run $B validate "$1" --policies immediate --guards none --trials 400 --sim-samples 1000 --semaphore "$2" \
-      --warmup-trials "${WARMUP:-40}" --platform "$P" --out "$O/per-execution/$1/semaphore-$2"
+      --warmup-trials "${WARMUP:-40}" --release-per-trial "${RELEASE_PER_TRIAL:-0}" --platform "$P" \
+      --out "$O/per-execution/$1/semaphore-$2"
 done
 run $B summarize "$O/per-execution"
+fi
 # Every policy x guard (40 trials): rates, and each peak's hardware range against the
 # simulator's sampled range. The simulator runs ALL_SIM_SAMPLES (default 4000): were both sides
 # drawn from one distribution, a hardware extreme would fall outside the simulator's with
@@ -36,7 +43,8 @@ if [ "${ALL:-1}" != 0 ]; then
               "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
     set -- $pair
     run $B validate "$1" --policies all --guards all --trials 40 --sim-samples "${ALL_SIM_SAMPLES:-4000}" --semaphore "$2" \
-        --warmup-trials "${WARMUP_ALL:-10}" --platform "$P" --out "$O/all/$1/semaphore-$2"
+        --warmup-trials "${WARMUP_ALL:-10}" --release-per-trial "${RELEASE_PER_TRIAL_ALL:-0}" --platform "$P" \
+        --out "$O/all/$1/semaphore-$2"
   done
   run $B summarize "$O/all"
 fi

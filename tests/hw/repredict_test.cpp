@@ -30,7 +30,7 @@ fs::path fresh_dir(const std::string& name) {
 /// into a folder of their own: the sanitizer build runs the simulator some 50 times slower than a
 /// release build, so the tests take a few points rather than all 8 (each point is the same code).
 void repredict(const std::string& session, const std::vector<std::string>& points, hw::PaceSource pace,
-               hw::ReleaseSource release, const fs::path& out) {
+               hw::ReleaseSource release, const fs::path& out, int blocks = 0) {
   const fs::path src = out.string() + ".src";
   fs::remove_all(src);
   for (const std::string& point : points) {
@@ -41,6 +41,7 @@ void repredict(const std::string& session, const std::vector<std::string>& point
   options.platform_file = "results/hw/" + session + "/calibration.json";
   options.pace = pace;
   options.release = release;
+  options.blocks = blocks;
   hw::repredict_session(src.string(), out.string(), options, [](const std::string&) {});
   fs::remove_all(src);
 }
@@ -104,6 +105,42 @@ TEST_CASE("the committed repredicted per-execution folders are what repredict wr
   CHECK(folders == 9);
 }
 
+TEST_CASE("the committed repredicted folders of the sessions that timed the release after each trial",
+          "[hw][repredict]") {
+  int folders = 0;
+  for (const char* session : {"h200-trial-release", "h200-trial-release-2", "h200-trial-release-3"})
+    for (const auto& [release, name] : {std::pair{hw::ReleaseSource::kTrials, "trials"}, std::pair{hw::ReleaseSource::kProcess, "process"}}) {
+      const fs::path committed = fs::path("results/hw") / session / ("repredicted-trials-" + std::string(name)) / "per-execution";
+      const std::string point = "seed-repro/semaphore-32";
+      const fs::path out = fresh_dir("committed-trials");
+      repredict(session, {point}, hw::PaceSource::kTrials, release, out);
+      INFO(committed.string() << " " << point);
+      CHECK(read_json(out / point / "validate.json") == read_json(committed / point / "validate.json"));
+      fs::remove_all(out);
+      ++folders;
+    }
+  CHECK(folders == 6);
+}
+
+TEST_CASE("repredict in blocks: one block of every trial is the prediction from all of them", "[hw][repredict]") {
+  const std::string point = "seed-repro/semaphore-32";
+  const fs::path pooled = fresh_dir("pooled"), one_block = fresh_dir("one-block"), blocks = fresh_dir("blocks");
+  repredict("h200-trial-release", {point}, hw::PaceSource::kTrials, hw::ReleaseSource::kTrials, pooled);
+  repredict("h200-trial-release", {point}, hw::PaceSource::kTrials, hw::ReleaseSource::kTrials, one_block, 400);
+  repredict("h200-trial-release", {point}, hw::PaceSource::kTrials, hw::ReleaseSource::kTrials, blocks, 40);
+  const json::value a = read_json(pooled / point / "validate.json"), b = read_json(one_block / point / "validate.json"),
+                    c = read_json(blocks / point / "validate.json");
+  const json::value& pooled_sim = a.at("runs").at(0).at("sim_repredicted");
+  CHECK(pooled_sim == b.at("runs").at(0).at("sim_repredicted"));
+  CHECK(b.at("repredicted").at("blocks").to_number<int>() == 400);
+  // Blocks of 40: the same pace reported (all the trials'), other draws. On this point the host's
+  // pace moved from block to block (1.08-1.48 over the trials' medians in blocks of 40).
+  const json::value& blocked_sim = c.at("runs").at(0).at("sim_repredicted");
+  CHECK(blocked_sim.at("host_pace") == pooled_sim.at("host_pace"));
+  CHECK(blocked_sim.at("manifest_by_execution") != pooled_sim.at("manifest_by_execution"));
+  for (const fs::path& p : {pooled, one_block, blocks}) fs::remove_all(p);
+}
+
 TEST_CASE("repredict refuses what it cannot predict, and writes nothing", "[hw][repredict]") {
   const fs::path out = fresh_dir("refused");
   hw::RepredictOptions options;
@@ -118,6 +155,17 @@ TEST_CASE("repredict refuses what it cannot predict, and writes nothing", "[hw][
   options.platform_file = "results/hw/h200-process-release/calibration.json";
   options.pace = hw::PaceSource::kWarmup;
   CHECK_THROWS_WITH(run("results/hw/h200-process-release/per-execution"), Catch::Contains("no warmup pace measured"));
+  // Releases timed after each trial only since validate --release-per-trial.
+  options.pace = hw::PaceSource::kTrials;
+  options.release = hw::ReleaseSource::kTrials;
+  CHECK_THROWS_WITH(run("results/hw/h200-process-release/per-execution"), Catch::Contains("no release_after_op_by_trial"));
+  // Blocks with nothing measured trial by trial.
+  options.pace = hw::PaceSource::kWarmup;
+  options.release = hw::ReleaseSource::kProcess;
+  options.blocks = 20;
+  options.platform_file = "results/hw/h200-measured/calibration.json";
+  CHECK_THROWS_WITH(run("results/hw/h200-measured/per-execution"), Catch::Contains("--blocks needs the trials' pace or release"));
+  options.blocks = 0;
   CHECK_THROWS_WITH(run("tests/hw"), Catch::Contains("no validate.json below it"));
   CHECK(!fs::exists(out));
 }

@@ -215,3 +215,15 @@ TEST_CASE("validate.json carries each trial's host cadence and corrupted executi
   CHECK(warmup["host_cadence_by_trial"].as_array()[2].to_number<double>() == 1200);
   CHECK(run["sim_warmup_paced"].as_object()["manifest_executions"].to_number<int>() == 5);
 }
+
+TEST_CASE("validate.json carries the releases timed after each trial, only when they were timed") {
+  hw::ValidateReport r = sample();
+  auto run_of = [&] { return boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object(); };
+  CHECK(!run_of().contains("release_after_op_by_trial"));
+  r.runs[0].release_after_op_by_trial = {{101000, 99000}, {250000, 120000}};
+  const boost::json::array by_trial = run_of()["release_after_op_by_trial"].as_array();
+  REQUIRE(by_trial.size() == 2);
+  REQUIRE(by_trial[1].as_array().size() == 2);
+  CHECK(by_trial[1].as_array()[0].to_number<double>() == 250000);
+  CHECK(by_trial[0].as_array()[1].to_number<double>() == 99000);
+}

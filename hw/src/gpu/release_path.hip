@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -159,21 +160,35 @@ ReleasePathSamples time_pipelined_releases(hipStream_t s, double spin_ns_per_cyc
   return out;
 }
 
+struct ReleasePathTimer::State {
+  hipStream_t stream = nullptr;
+  double spin_ns_per_cycle = 1;
+};
+
+ReleasePathTimer::ReleasePathTimer(double spin_ns_per_cycle) : state_(std::make_unique<State>()) {
+  state_->spin_ns_per_cycle = spin_ns_per_cycle;
+  ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&state_->stream, hipStreamNonBlocking));
+}
+
+ReleasePathTimer::~ReleasePathTimer() {
+  (void)hipStreamSynchronize(state_->stream);
+  (void)hipStreamDestroy(state_->stream);
+}
+
+void ReleasePathTimer::warm_clocks() {
+  // ~100 ms of spinning, so the SM clock has left its idle state as in calibration.
+  for (int i = 0; i < 2; ++i) ALLOCSIM_HIP_CHECK(launch_spin(100'000'000, state_->stream));
+  ALLOCSIM_HIP_CHECK(hipStreamSynchronize(state_->stream));
+}
+
+std::vector<double> ReleasePathTimer::after_op(int rounds) {
+  return time_release_path(state_->stream, state_->spin_ns_per_cycle, rounds).after_op;
+}
+
 std::vector<double> measure_process_release_path(double spin_ns_per_cycle, int rounds) {
-  hipStream_t s;
-  ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
-  try {
-    // ~100 ms of spinning first, so the SM clock has left its idle state as in calibration.
-    for (int i = 0; i < 2; ++i) ALLOCSIM_HIP_CHECK(launch_spin(100'000'000, s));
-    ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
-    std::vector<double> after_op = time_release_path(s, spin_ns_per_cycle, rounds).after_op;
-    ALLOCSIM_HIP_CHECK(hipStreamDestroy(s));
-    return after_op;
-  } catch (...) {
-    (void)hipStreamSynchronize(s);
-    (void)hipStreamDestroy(s);
-    throw;
-  }
+  ReleasePathTimer timer(spin_ns_per_cycle);
+  timer.warm_clocks();
+  return timer.after_op(rounds);
 }
 
 }  // namespace allocsim::hw

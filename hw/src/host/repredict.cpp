@@ -42,6 +42,62 @@ std::vector<double> pace_of(const json::object& run, const PlatformSpread& sprea
   return pace;
 }
 
+/// by_trial's entries in consecutive blocks of `size` (the last may be shorter); one block of all
+/// for size 0.
+template <class T>
+std::vector<std::vector<T>> in_blocks(const std::vector<T>& by_trial, int size) {
+  const std::size_t n = size > 0 ? std::size_t(size) : std::max<std::size_t>(by_trial.size(), 1);
+  std::vector<std::vector<T>> blocks;
+  for (std::size_t i = 0; i < by_trial.size(); i += n)
+    blocks.emplace_back(by_trial.begin() + std::ptrdiff_t(i), by_trial.begin() + std::ptrdiff_t(std::min(i + n, by_trial.size())));
+  return blocks;
+}
+
+/// A run's conditions, block by block: `base` with the trials' pace and release, where those come
+/// from the trials, taken from each block's trials alone.
+std::vector<RunConditions> run_conditions(const json::object& run, const RunConditions& base,
+                                          const RepredictOptions& options, std::size_t after_op, const fs::path& file) {
+  const bool trials_pace = options.pace == PaceSource::kTrials, trials_release = options.release == ReleaseSource::kTrials;
+  if (options.blocks > 0 && !trials_pace && !trials_release)
+    throw std::runtime_error("--blocks needs the trials' pace or release (--pace trials or --release trials)");
+  RunConditions pooled = base;
+  pooled.spread.host_pace = pace_of(run, base.spread, options.pace, file);
+  std::vector<std::vector<double>> pace_blocks, release_blocks;
+  if (trials_pace && options.blocks > 0) {
+    const json::value* c = run.if_contains("host_cadence_by_trial");
+    if (!c) throw std::runtime_error(file.string() + ": no host_cadence_by_trial, so no pace block by block");
+    pace_blocks = in_blocks(numbers(*c), options.blocks);
+  }
+  if (trials_release) {
+    const json::value* r = run.if_contains("release_after_op_by_trial");
+    if (!r)
+      throw std::runtime_error(file.string() + ": no release_after_op_by_trial (validate ran without --release-per-trial)");
+    std::vector<std::vector<double>> by_trial;
+    for (const json::value& rounds : r->as_array()) by_trial.push_back(numbers(rounds));
+    for (const std::vector<std::vector<double>>& block : in_blocks(by_trial, options.blocks)) {
+      std::vector<double>& samples = release_blocks.emplace_back();
+      for (const std::vector<double>& rounds : block) samples.insert(samples.end(), rounds.begin(), rounds.end());
+      if (samples.empty()) throw std::runtime_error(file.string() + ": a block of trials with no release timed");
+    }
+  }
+  if (!pace_blocks.empty() && !release_blocks.empty() && pace_blocks.size() != release_blocks.size())
+    throw std::runtime_error(file.string() + ": host_cadence_by_trial and release_after_op_by_trial differ in trials");
+  std::vector<RunConditions> blocks(std::max<std::size_t>({pace_blocks.size(), release_blocks.size(), 1}), pooled);
+  const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
+  for (std::size_t b = 0; b < pace_blocks.size(); ++b) {
+    blocks[b].spread.host_pace = host_pace_of(pace_blocks[b], sim_cadence);
+    if (blocks[b].spread.host_pace.empty())
+      throw std::runtime_error(file.string() + ": a block of trials with no host pace measured");
+  }
+  for (std::size_t b = 0; b < release_blocks.size(); ++b) {
+    PlatformSpread& spread = blocks[b].spread;
+    spread.quantiles[after_op] = spread_quantiles(release_blocks[b]);
+    spread.tails[after_op] = spread_tail(release_blocks[b]);
+    blocks[b].platform.callback_after_op_ns = TimeNs(PlatformSpread::at(spread.quantiles[after_op], 0.5));
+  }
+  return blocks;
+}
+
 struct Job {
   fs::path from, to;
   json::object doc;
@@ -58,7 +114,14 @@ const char* pace_source_name(PaceSource p) {
   return "?";
 }
 
-const char* release_source_name(ReleaseSource r) { return r == ReleaseSource::kCalibration ? "calibration" : "process"; }
+const char* release_source_name(ReleaseSource r) {
+  switch (r) {
+    case ReleaseSource::kCalibration: return "calibration";
+    case ReleaseSource::kProcess: return "process";
+    case ReleaseSource::kTrials: return "trials";
+  }
+  return "?";
+}
 
 void repredict_session(const std::string& src, const std::string& out, const RepredictOptions& options,
                        const std::function<void(const std::string&)>& progress) {
@@ -110,13 +173,15 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
       setup.semaphore = *run.semaphore;
       setup.params = resolved.params;
       setup.runs = int(field(field(o, "sim", file).as_object(), "runs", file).to_number<std::int64_t>());
-      PlatformSpread paced = spread;
-      paced.host_pace = pace_of(o, spread, options.pace, file);
-      o["sim_repredicted"] = json::parse(sim_prediction_json(predict(scenario, setup, platform, paced, units)));
+      const std::vector<RunConditions> blocks = run_conditions(o, {platform, spread}, options, after_op, file);
+      SimPrediction sim = predict_by_blocks(scenario, setup, blocks, units);
+      sim.host_pace = pace_of(o, spread, options.pace, file);  // all the trials' pace, whatever the blocks drew
+      o["sim_repredicted"] = json::parse(sim_prediction_json(sim));
       o.erase("callback_trials");  // megabytes of the source's per-trial callback stages, which no prediction reads
     }
     top["repredicted"] = json::object{{"pace", pace_source_name(options.pace)},
                                       {"release", release_source_name(options.release)},
+                                      {"blocks", options.blocks},
                                       {"platform_source", options.platform_file},
                                       {"release_tail", release_tail}};
     job.doc = std::move(top);

@@ -7,6 +7,7 @@
 #include <exception>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "allocsim/core/policy.h"
@@ -39,6 +40,13 @@ struct SimRunOutcome {
 SimPrediction predict(const Scenario& scenario, const PredictionSetup& setup, const PlatformProfile& platform,
                       const PlatformSpread& spread, const ExecutionUnits& units, CorruptionPairTally* pairs,
                       TimelineCombination* timeline) {
+  return predict_by_blocks(scenario, setup, {RunConditions{platform, spread}}, units, pairs, timeline);
+}
+
+SimPrediction predict_by_blocks(const Scenario& scenario, const PredictionSetup& setup,
+                                const std::vector<RunConditions>& blocks, const ExecutionUnits& units,
+                                CorruptionPairTally* pairs, TimelineCombination* timeline) {
+  if (blocks.empty()) throw std::invalid_argument("predict_by_blocks: no blocks");
   const int sim_runs = setup.runs;
   std::vector<SimRunOutcome> outcomes(std::size_t(std::max(sim_runs, 0)));
   auto simulate_one = [&](int t) {
@@ -48,8 +56,9 @@ SimPrediction predict(const Scenario& scenario, const PredictionSetup& setup, co
     so.semaphore = setup.semaphore;
     so.seed = seeds::nth(scenario.seed, std::uint64_t(t));
     so.params = setup.params;
-    so.platform = platform;
-    so.spread = spread.empty() ? nullptr : &spread;
+    const RunConditions& block = blocks[std::size_t(t) * blocks.size() / std::size_t(std::max(sim_runs, 1))];
+    so.platform = block.platform;
+    so.spread = block.spread.empty() ? nullptr : &block.spread;
     so.max_events = 200'000'000;
     so.max_findings = std::size_t(1) << 30;
     so.holds = setup.holds;
@@ -83,7 +92,7 @@ SimPrediction predict(const Scenario& scenario, const PredictionSetup& setup, co
   }
   SimPrediction sim;
   sim.manifest_by_execution.assign(std::size_t(units.units), 0);
-  sim.host_pace = spread.host_pace;
+  sim.host_pace = blocks.front().spread.host_pace;
   int manifest_runs = 0;
   std::vector<double> ns_per_free, busy, cadence;
   for (int t = 0; t < sim_runs; ++t) {

@@ -86,6 +86,11 @@ boost::json::object run_json(const ValidateRun& run) {
   boost::json::array by_trial;
   for (const std::vector<int>& executions : run.corrupted_executions_by_trial) by_trial.push_back(int_array(executions));
   o["corrupted_executions_by_trial"] = std::move(by_trial);
+  if (!run.release_after_op_by_trial.empty()) {
+    boost::json::array releases;
+    for (const std::vector<double>& rounds : run.release_after_op_by_trial) releases.push_back(double_array(rounds));
+    o["release_after_op_by_trial"] = std::move(releases);
+  }
   if (run.warmup_trials > 0)
     o["warmup"] = boost::json::object{{"trials", run.warmup_trials},
                                       {"host_cadence_by_trial", double_array(run.warmup_host_cadence_by_trial)}};

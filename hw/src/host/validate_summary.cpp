@@ -212,8 +212,11 @@ void read_file(const fs::path& file, Session& s) {
     if (o.contains("sim_repredicted")) {
       r.repredicted = read_prediction(field(o, "sim_repredicted", file).as_object(), file);
       const json::object& how = field(top, "repredicted", file).as_object();
+      const json::value* blocks = how.if_contains("blocks");
+      const std::int64_t block_trials = blocks ? blocks->to_number<std::int64_t>() : 0;
       r.repredicted_from = str(how, "pace", file) + " pace, " + str(how, "release", file) + " release" +
-                           (json::value_to<bool>(field(how, "release_tail", file)) ? "" : " (release capped at p99)");
+                           (json::value_to<bool>(field(how, "release_tail", file)) ? "" : " (release capped at p99)") +
+                           (block_trials > 0 ? ", in blocks of " + std::to_string(block_trials) + " trials" : "");
     }
     if (o.contains("sim_warmup_paced")) {
       r.warmup_paced = read_prediction(field(o, "sim_warmup_paced", file).as_object(), file);
@@ -413,8 +416,11 @@ std::string validate_summary_markdown(const std::string& dir) {
     o << "\n## Predicted again: " << from << "\n\n"
       << "`allocsim-hw repredict` ran the simulator again on these files (`sim_repredicted` in validate.json), with the "
          "same seeds and runs as `sim` and the host pace and semaphore release named above: `trials`, the counted "
-         "trials' pace (as host-paced); `warmup`, the warm-up's; `process`, the release each validating process timed "
-         "before its trials; `calibration`, the calibration's. The hardware's side is the files'.\n\n";
+         "trials' pace (as host-paced) or the releases timed after each of them (`release_after_op_by_trial`); "
+         "`warmup`, the warm-up's pace; `process`, the release each validating process timed before its trials; "
+         "`calibration`, the calibration's. In blocks of n trials, each simulated run draws what comes from the "
+         "trials from one block's trials only, the runs split into as many blocks in order. The hardware's side is "
+         "the files'.\n\n";
     paced_table(o, groups, &Run::repredicted, "this prediction");
   }
 

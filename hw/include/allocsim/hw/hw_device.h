@@ -203,6 +203,25 @@ CalibrationOutput calibrate_device(int iterations);
 /// (results/hw/h200-release).
 std::vector<double> measure_process_release_path(double spin_ns_per_cycle, int rounds);
 
+/// The same measurement on a stream of its own that lives as long as the timer, for timing the
+/// release between trials (validate --release-per-trial): the release path moves within a process
+/// as the host's pace does, and one measurement before the trials cannot follow it.
+class ReleasePathTimer {
+ public:
+  explicit ReleasePathTimer(double spin_ns_per_cycle);
+  ~ReleasePathTimer();
+  ReleasePathTimer(const ReleasePathTimer&) = delete;
+  ReleasePathTimer& operator=(const ReleasePathTimer&) = delete;
+  /// ~100 ms of spinning, so an idle GPU's clock is up before the first round.
+  void warm_clocks();
+  /// `rounds` releases one at a time: the kernel's end to the callback's body, ns, in round order.
+  std::vector<double> after_op(int rounds);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 /// One line naming the GPU, or throws HwError when there is none.
 std::string describe_gpu();
 

@@ -40,6 +40,21 @@ SimPrediction predict(const Scenario& scenario, const PredictionSetup& setup, co
                       const PlatformSpread& spread, const ExecutionUnits& units, CorruptionPairTally* pairs = nullptr,
                       TimelineCombination* timeline = nullptr);
 
+/// The conditions one block of simulated runs is played under: a profile and the spread its costs
+/// are drawn from.
+struct RunConditions {
+  PlatformProfile platform;
+  PlatformSpread spread;
+};
+
+/// As predict(), with the runs split into consecutive blocks, run t under
+/// blocks[t * blocks.size() / setup.runs]: a prediction that follows conditions measured block by
+/// block of the trials (repredict --blocks). Same seeds as predict(); with one block it is
+/// predict()'s result. SimPrediction::host_pace is the first block's; blocks must not be empty.
+SimPrediction predict_by_blocks(const Scenario& scenario, const PredictionSetup& setup,
+                                const std::vector<RunConditions>& blocks, const ExecutionUnits& units,
+                                CorruptionPairTally* pairs = nullptr, TimelineCombination* timeline = nullptr);
+
 /// The host pace of trials with these launch cadences (TrialStats::host_cadence_ns), each over the
 /// simulator's median for the same program (SimPrediction::host_cadence_ns): its quantiles at
 /// kSpreadLevels. A trial without two launches in a row has no pace; empty when none has one.

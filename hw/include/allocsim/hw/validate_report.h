@@ -132,6 +132,10 @@ struct ValidateRun {
   // validate --warmup-trials: the uncounted trials run first in this process, each one's cadence.
   int warmup_trials = 0;
   std::vector<double> warmup_host_cadence_by_trial;
+  // validate --release-per-trial: after each counted trial, that many semaphore releases timed in
+  // this process (the kernel's end to the callback's body, ns): whether the release moves within a
+  // process, trial by trial beside host_cadence_by_trial. Empty: not timed.
+  std::vector<std::vector<double>> release_after_op_by_trial;
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
   SimPrediction sim;
   // The prediction again with this host's pace on this program, measured in the trials above:
