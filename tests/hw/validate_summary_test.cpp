@@ -95,7 +95,19 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-measured/repredicted-warmup-process/per-execution",
                               "results/hw/h200-measured-2/per-execution",
                               "results/hw/h200-measured-2/repredicted-trials-process/per-execution",
-                              "results/hw/h200-measured-2/repredicted-warmup-process/per-execution"}) {
+                              "results/hw/h200-measured-2/repredicted-warmup-process/per-execution",
+                              "results/hw/h200-trial-release/per-execution",
+                              "results/hw/h200-trial-release/repredicted-trials-trials/per-execution",
+                              "results/hw/h200-trial-release/repredicted-trials-process/per-execution",
+                              "results/hw/h200-trial-release-2/per-execution",
+                              "results/hw/h200-trial-release-2/repredicted-trials-trials/per-execution",
+                              "results/hw/h200-trial-release-2/repredicted-trials-process/per-execution",
+                              "results/hw/h200-trial-release-3/per-execution",
+                              "results/hw/h200-trial-release-3/repredicted-trials-trials/per-execution",
+                              "results/hw/h200-trial-release-3/repredicted-trials-process/per-execution",
+                              "results/hw/h200-all-trial-release/all",
+                              "results/hw/h200-all-trial-release/repredicted-trials-trials/all",
+                              "results/hw/h200-all-trial-release/repredicted-trials-process/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
