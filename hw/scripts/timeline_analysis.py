@@ -1000,6 +1000,38 @@ def trial_release(folder):
              f"by up to {us(big[0])} us ({big[1]}, {big[2]} at {big[3]}: {us(big[4])} to {us(big[5])} us, against "
              f"{us(big[6])} us timed before its trials).\n")
 
+    o.append("## What the executions near an edge follow, block by block\n")
+    o.append(f"Per point, the execution whose corrupted-trial fraction varies most between the blocks of "
+             f"{RELEASE_BLOCK} trials (none: every block the same), the range of that fraction over the blocks, and "
+             "its correlation (Pearson's r over the blocks) with each block's median release and with its median "
+             "host pace.\n")
+    o.append("| session | scenario | semaphore | execution | fraction over the blocks | r with the release | "
+             "r with the pace |")
+    o.append("|---|---|---|---|---|---|---|")
+    follows = []
+    for session in TRIAL_RELEASE_SESSIONS:
+        for scenario, sem, f in point_files(root / session / "per-execution"):
+            r = json.loads(f.read_text())["runs"][0]
+            by_trial, releases = r["corrupted_executions_by_trial"], r["release_after_op_by_trial"]
+            c, sc = r["host_cadence_by_trial"], r["sim"]["host_cadence_ns"]
+            starts = range(0, len(by_trial), RELEASE_BLOCK)
+            release_m = [statistics.median([x for t in releases[i:i + RELEASE_BLOCK] for x in t]) for i in starts]
+            pace_m = [statistics.median(c[i:i + RELEASE_BLOCK]) for i in starts]
+            fractions = [[sum(e in t for t in by_trial[i:i + RELEASE_BLOCK]) / len(by_trial[i:i + RELEASE_BLOCK])
+                          for i in starts] for e in range(r["executions"])]
+            e = max(range(r["executions"]), key=lambda k: (statistics.pvariance(fractions[k]), -k))
+            if statistics.pvariance(fractions[e]) == 0:
+                o.append(f"| {session} | {scenario} | {sem} | none | - | - | - |")
+                continue
+            r_release = statistics.correlation(release_m, fractions[e])
+            r_pace = statistics.correlation(pace_m, fractions[e])
+            follows.append((scenario, sem, abs(r_release) > abs(r_pace)))
+            o.append(f"| {session} | {scenario} | {sem} | {e} | {min(fractions[e]):.2f} - {max(fractions[e]):.2f} | "
+                     f"{r_release:+.2f} | {r_pace:+.2f} |")
+    points = sorted({(sc, se) for sc, se, _ in follows})
+    o.append("\nThe release correlates more strongly than the pace at " +
+             "; ".join(f"{sc} {se}: {sum(1 for a, b, x in follows if (a, b) == (sc, se) and x)} of "
+                       f"{sum(1 for a, b, _ in follows if (a, b) == (sc, se))}" for sc, se in points) + ".\n")
     o.append("## Does timing the release change the trials?\n")
     o.append("Pairs of validating processes on one host, one timing the release after every trial and one not, their "
              "order alternating (`hw/scripts/h200_release_control.sh`). Per pair: the median host pace of each "
