@@ -271,7 +271,7 @@ int main(int argc, char** argv) {
                   "before the counted trials; not with --schedule)")
       ->check(CLI::Range(0, 100000));
   val->add_option("--release-per-trial", timings.release_per_trial,
-                  "semaphore releases timed after every counted trial, in this process (about 0.7 ms each): the "
+                  "semaphore releases timed after every counted trial, in this process (about 0.9 ms each): the "
                   "release trial by trial (release_after_op_by_trial in validate.json), which repredict --release "
                   "trials draws from; not with --schedule; 0 (default): none")
       ->check(CLI::Range(0, 1000));
