@@ -156,6 +156,12 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   config.params = resolved.params;
   config.platform = resolved.platform;
   if (run.platform_file) config.spread = load_platform_spread(*run.platform_file);
+  // This backend runs every callback through its relay (hw/src/gpu/callback_relay.h): a profile
+  // saying otherwise predicts the callback policies under CUDA's own callback instead.
+  if (config.platform.callback_relay == 0)
+    std::cerr << "allocsim-hw: warning: the platform profile has callback_relay 0, but this backend relays every "
+                 "callback; its predictions of the callback policies model CUDA's own callback (results/hw/"
+                 "h200-warmup-2/README.md)\n";
   // Every delay is checked against the program before a GPU is touched: a bad schedule is bad
   // input (status 2) and writes nothing.
   const std::vector<hw::ForcedDelay> forced =
