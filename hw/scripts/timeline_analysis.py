@@ -959,6 +959,23 @@ RELEASE_BLOCK = 40
 MIB = 1 << 20
 
 
+def blocks_of(r):
+    """A run's trials in blocks of RELEASE_BLOCK in run order: each block's median release (ns) and median host pace
+    (launch cadence over the simulator's median), and the trials' index ranges."""
+    by_trial, c, sc = r["release_after_op_by_trial"], r["host_cadence_by_trial"], r["sim"]["host_cadence_ns"]
+    ranges = [range(i, min(i + RELEASE_BLOCK, len(by_trial))) for i in range(0, len(by_trial), RELEASE_BLOCK)]
+    releases = [statistics.median([x for t in b for x in by_trial[t]]) for b in ranges]
+    paces = [statistics.median([c[t] for t in b]) / sc for b in ranges]
+    return releases, paces, ranges
+
+
+def trial_release_points(root):
+    """(session, scenario, semaphore, validate.json's object) of every per-execution point of TRIAL_RELEASE_SESSIONS."""
+    for session in TRIAL_RELEASE_SESSIONS:
+        for scenario, sem, f in point_files(root / session / "per-execution"):
+            yield session, scenario, sem, json.loads(f.read_text())
+
+
 def trial_release(folder):
     """The semaphore release timed after every trial: does it move within a process, does timing it change the trials
     it sits between, and what it and the trials' pace make of the per-execution and peak points."""
@@ -969,7 +986,7 @@ def trial_release(folder):
          "number here is computed from them (tests/hw checks it). What each way of predicting makes of these "
          "sessions' per-execution points is in `../h200-warmup/analysis.md`, beside every other session's.\n"]
     o.append("## The release within a process\n")
-    d0 = json.loads(point_files(root / TRIAL_RELEASE_SESSIONS[0] / "per-execution")[0][2].read_text())
+    d0 = next(trial_release_points(root))[3]
     o.append(f"Each validating process timed {d0['process_release']['rounds']} releases before its trials "
              f"(`process_release`) and {len(d0['runs'][0]['release_after_op_by_trial'][0])} after each of its "
              f"{d0['runs'][0]['trials']} counted trials (`release_after_op_by_trial`): the kernel's end to the callback's body, in us. "
@@ -979,22 +996,15 @@ def trial_release(folder):
              "block medians, lowest - highest | trials' pace, block medians |")
     o.append("|---|---|---|---|---|---|---|")
     moves = []
-    for session in TRIAL_RELEASE_SESSIONS:
-        for scenario, sem, f in point_files(root / session / "per-execution"):
-            d = json.loads(f.read_text())
-            r = d["runs"][0]
-            before = d["process_release"]["measured"]
-            by_trial = r["release_after_op_by_trial"]
-            pooled = sorted(x for t in by_trial for x in t)
-            medians = [statistics.median([x for t in by_trial[i:i + RELEASE_BLOCK] for x in t])
-                       for i in range(0, len(by_trial), RELEASE_BLOCK)]
-            c, sc = r["host_cadence_by_trial"], r["sim"]["host_cadence_ns"]
-            paces = [statistics.median(c[i:i + RELEASE_BLOCK]) / sc for i in range(0, len(c), RELEASE_BLOCK)]
-            moves.append((max(medians) - min(medians), session, scenario, sem, min(medians), max(medians),
-                          before[3]))
-            o.append(f"| {session} | {scenario} | {sem} | {us(before[3])} / {us(before[5])} | "
-                     f"{us(quantile(pooled, 0.5))} / {us(quantile(pooled, 0.9))} / {us(quantile(pooled, 0.99))} | "
-                     f"{us(min(medians))} - {us(max(medians))} | {min(paces):.2f} - {max(paces):.2f} |")
+    for session, scenario, sem, d in trial_release_points(root):
+        r = d["runs"][0]
+        before = d["process_release"]["measured"]
+        pooled = sorted(x for t in r["release_after_op_by_trial"] for x in t)
+        medians, paces, _ = blocks_of(r)
+        moves.append((max(medians) - min(medians), session, scenario, sem, min(medians), max(medians), before[3]))
+        o.append(f"| {session} | {scenario} | {sem} | {us(before[3])} / {us(before[5])} | "
+                 f"{us(quantile(pooled, 0.5))} / {us(quantile(pooled, 0.9))} / {us(quantile(pooled, 0.99))} | "
+                 f"{us(min(medians))} - {us(max(medians))} | {min(paces):.2f} - {max(paces):.2f} |")
     big = max(moves)
     o.append(f"\nThe block medians moved by {us(statistics.median([m[0] for m in moves]))} us at the median point and "
              f"by up to {us(big[0])} us ({big[1]}, {big[2]} at {big[3]}: {us(big[4])} to {us(big[5])} us, against "
@@ -1009,25 +1019,20 @@ def trial_release(folder):
              "r with the pace |")
     o.append("|---|---|---|---|---|---|---|")
     follows = []
-    for session in TRIAL_RELEASE_SESSIONS:
-        for scenario, sem, f in point_files(root / session / "per-execution"):
-            r = json.loads(f.read_text())["runs"][0]
-            by_trial, releases = r["corrupted_executions_by_trial"], r["release_after_op_by_trial"]
-            c, sc = r["host_cadence_by_trial"], r["sim"]["host_cadence_ns"]
-            starts = range(0, len(by_trial), RELEASE_BLOCK)
-            release_m = [statistics.median([x for t in releases[i:i + RELEASE_BLOCK] for x in t]) for i in starts]
-            pace_m = [statistics.median(c[i:i + RELEASE_BLOCK]) for i in starts]
-            fractions = [[sum(e in t for t in by_trial[i:i + RELEASE_BLOCK]) / len(by_trial[i:i + RELEASE_BLOCK])
-                          for i in starts] for e in range(r["executions"])]
-            e = max(range(r["executions"]), key=lambda k: (statistics.pvariance(fractions[k]), -k))
-            if statistics.pvariance(fractions[e]) == 0:
-                o.append(f"| {session} | {scenario} | {sem} | none | - | - | - |")
-                continue
-            r_release = statistics.correlation(release_m, fractions[e])
-            r_pace = statistics.correlation(pace_m, fractions[e])
-            follows.append((scenario, sem, abs(r_release) > abs(r_pace)))
-            o.append(f"| {session} | {scenario} | {sem} | {e} | {min(fractions[e]):.2f} - {max(fractions[e]):.2f} | "
-                     f"{r_release:+.2f} | {r_pace:+.2f} |")
+    for session, scenario, sem, d in trial_release_points(root):
+        r = d["runs"][0]
+        by_trial = r["corrupted_executions_by_trial"]
+        release_m, pace_m, ranges = blocks_of(r)
+        fractions = [[sum(e in by_trial[t] for t in b) / len(b) for b in ranges] for e in range(r["executions"])]
+        e = max(range(r["executions"]), key=lambda k: (statistics.pvariance(fractions[k]), -k))
+        if statistics.pvariance(fractions[e]) == 0:
+            o.append(f"| {session} | {scenario} | {sem} | none | - | - | - |")
+            continue
+        r_release = statistics.correlation(release_m, fractions[e])
+        r_pace = statistics.correlation(pace_m, fractions[e])
+        follows.append((scenario, sem, abs(r_release) > abs(r_pace)))
+        o.append(f"| {session} | {scenario} | {sem} | {e} | {min(fractions[e]):.2f} - {max(fractions[e]):.2f} | "
+                 f"{r_release:+.2f} | {r_pace:+.2f} |")
     points = sorted({(sc, se) for sc, se, _ in follows})
     o.append("\nThe release correlates more strongly than the pace at " +
              "; ".join(f"{sc} {se}: {sum(1 for a, b, x in follows if (a, b) == (sc, se) and x)} of "
