@@ -58,8 +58,6 @@ std::vector<std::vector<T>> in_blocks(const std::vector<T>& by_trial, int size) 
 std::vector<RunConditions> run_conditions(const json::object& run, const RunConditions& base,
                                           const RepredictOptions& options, std::size_t after_op, const fs::path& file) {
   const bool trials_pace = options.pace == PaceSource::kTrials, trials_release = options.release == ReleaseSource::kTrials;
-  if (options.blocks > 0 && !trials_pace && !trials_release)
-    throw std::runtime_error("--blocks needs the trials' pace or release (--pace trials or --release trials)");
   RunConditions pooled = base;
   pooled.spread.host_pace = pace_of(run, base.spread, options.pace, file);
   std::vector<std::vector<double>> pace_blocks, release_blocks;
@@ -125,6 +123,8 @@ const char* release_source_name(ReleaseSource r) {
 
 void repredict_session(const std::string& src, const std::string& out, const RepredictOptions& options,
                        const std::function<void(const std::string&)>& progress) {
+  if (options.blocks > 0 && options.pace != PaceSource::kTrials && options.release != ReleaseSource::kTrials)
+    throw std::runtime_error("--blocks needs the trials' pace or release (--pace trials or --release trials)");
   std::vector<Job> jobs;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(src, ec); !ec && it != fs::recursive_directory_iterator();
