@@ -53,13 +53,13 @@ std::vector<std::vector<T>> in_blocks(const std::vector<T>& by_trial, int size) 
   return blocks;
 }
 
-/// A run's conditions, block by block: `base` with the trials' pace and release, where those come
-/// from the trials, taken from each block's trials alone.
-std::vector<RunConditions> run_conditions(const json::object& run, const RunConditions& base,
+/// A run's conditions, block by block: `base` with `pace` (pace_of's, from all the trials) and,
+/// where they come from the trials, the pace and release of each block's trials alone.
+std::vector<RunConditions> run_conditions(const json::object& run, const RunConditions& base, const std::vector<double>& pace,
                                           const RepredictOptions& options, std::size_t after_op, const fs::path& file) {
   const bool trials_pace = options.pace == PaceSource::kTrials, trials_release = options.release == ReleaseSource::kTrials;
   RunConditions pooled = base;
-  pooled.spread.host_pace = pace_of(run, base.spread, options.pace, file);
+  pooled.spread.host_pace = pace;
   std::vector<std::vector<double>> pace_blocks, release_blocks;
   if (trials_pace && options.blocks > 0) {
     const json::value* c = run.if_contains("host_cadence_by_trial");
@@ -173,9 +173,10 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
       setup.semaphore = *run.semaphore;
       setup.params = resolved.params;
       setup.runs = int(field(field(o, "sim", file).as_object(), "runs", file).to_number<std::int64_t>());
-      const std::vector<RunConditions> blocks = run_conditions(o, {platform, spread}, options, after_op, file);
-      SimPrediction sim = predict_by_blocks(scenario, setup, blocks, units);
-      sim.host_pace = pace_of(o, spread, options.pace, file);  // all the trials' pace, whatever the blocks drew
+      const std::vector<double> pace = pace_of(o, spread, options.pace, file);
+      SimPrediction sim =
+          predict_by_blocks(scenario, setup, run_conditions(o, {platform, spread}, pace, options, after_op, file), units);
+      sim.host_pace = pace;  // all the trials' pace, whatever the blocks drew
       o["sim_repredicted"] = json::parse(sim_prediction_json(sim));
       o.erase("callback_trials");  // megabytes of the source's per-trial callback stages, which no prediction reads
     }
