@@ -876,9 +876,9 @@ def warmup(folder):
 # The per-execution passes whose files keep each trial's host cadence, and (PREDICTION_SESSIONS) every one with the
 # release timed in each validating process, with their `allocsim-hw repredict` folders (repredicted-<pace>-process).
 PACE_SESSIONS = ["h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2", "h200-trial-release",
-                 "h200-trial-release-2", "h200-trial-release-3"]
+                 "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4"]
 PREDICTION_SESSIONS = ["h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2",
-                       "h200-trial-release", "h200-trial-release-2", "h200-trial-release-3"]
+                       "h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4"]
 BLOCK = 20
 
 
@@ -952,7 +952,7 @@ def pace(folder):
 
 # The passes that timed the release after every counted trial (validate --release-per-trial), their control
 # (hw/scripts/h200_release_control.sh, immediate + none and callback policies) and the every-policy pass with it.
-TRIAL_RELEASE_SESSIONS = ["h200-trial-release", "h200-trial-release-2", "h200-trial-release-3"]
+TRIAL_RELEASE_SESSIONS = ["h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4"]
 RELEASE_CONTROLS = ["h200-release-control", "h200-release-control-callbacks"]
 TRIAL_RELEASE_ALL = "h200-all-trial-release"
 RELEASE_BLOCK = 40
