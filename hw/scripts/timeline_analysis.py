@@ -876,9 +876,10 @@ def warmup(folder):
 # The per-execution passes whose files keep each trial's host cadence, and (PREDICTION_SESSIONS) every one with the
 # release timed in each validating process, with their `allocsim-hw repredict` folders (repredicted-<pace>-process).
 PACE_SESSIONS = ["h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2", "h200-trial-release",
-                 "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4"]
+                 "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4", "h200-trial-release-5"]
 PREDICTION_SESSIONS = ["h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2",
-                       "h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4"]
+                       "h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4",
+                       "h200-trial-release-5"]
 BLOCK = 20
 
 
@@ -951,10 +952,11 @@ def pace(folder):
 
 
 # The passes that timed the release after every counted trial (validate --release-per-trial), their control
-# (hw/scripts/h200_release_control.sh, immediate + none and callback policies) and the every-policy pass with it.
-TRIAL_RELEASE_SESSIONS = ["h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4"]
+# (hw/scripts/h200_release_control.sh, immediate + none and callback policies) and the every-policy passes with it.
+TRIAL_RELEASE_SESSIONS = ["h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4",
+                          "h200-trial-release-5"]
 RELEASE_CONTROLS = ["h200-release-control", "h200-release-control-callbacks"]
-TRIAL_RELEASE_ALL = "h200-all-trial-release"
+TRIAL_RELEASE_ALL = ["h200-all-trial-release", "h200-all-trial-release-2"]
 RELEASE_BLOCK = 40
 MIB = 1 << 20
 
@@ -974,6 +976,60 @@ def trial_release_points(root):
     for session in TRIAL_RELEASE_SESSIONS:
         for scenario, sem, f in point_files(root / session / "per-execution"):
             yield session, scenario, sem, json.loads(f.read_text())
+
+
+def peaks_and_wakeups(root, session):
+    """One every-policy pass that timed the release after each trial: the callback and poll combinations whose
+    hardware peak fell outside a prediction's range, and the relay's wake-ups in their trials."""
+    o = []
+    cal = json.loads((root / session / "calibration.json").read_text())
+    cal_max = max(cal["spread_tail"]["callback_latency_ns"][-1], cal["spread_tail"]["callback_after_op_ns"][-1])
+    first_all = json.loads(point_files(root / session / "all")[0][2].read_text())["runs"][0]
+    o.append(f"`{session}`'s every-policy pass ({first_all['trials']} trials, {first_all['sim']['runs']:,} "
+             "simulated runs per combination). Its "
+             f"calibration's largest callback wake-up (`callback_latency_ns` or `callback_after_op_ns`, the largest "
+             f"sample) was {us(cal_max)} us. Per combination whose hardware peak fell outside the simulator's range "
+             "(calibrated, or with the trials' pace and either release): the range on each side and, over its trials, the "
+             "largest relay wake-up (HIP's hand-over to the relay's body, one part of that path) at the median trial "
+             "and at most.\n")
+    o.append("| scenario | semaphore | policy + guard | hw MiB | calibrated MiB | trials' pace + release before the "
+             "trials MiB | trials' pace + releases after each trial MiB | relay wake-up, median trial / largest (us) |")
+    o.append("|---|---|---|---|---|---|---|---|")
+    outside = wake_beyond = counted = inside_sim = inside_before = inside_rep = 0
+    for scenario, sem, f in point_files(root / session / "all"):
+        again = [json.loads((root / session / sub / "all" / scenario / f"semaphore-{sem}" /
+                             "validate.json").read_text())["runs"] for sub in ("repredicted-trials-process",
+                                                                               "repredicted-trials-trials")]
+        d = json.loads(f.read_text())
+        rounds_before = d["process_release"]["rounds"]
+        for r, q_before, q in zip(d["runs"], *again):
+            # The callback and poll policies, as validate_summary counts them.
+            if "callback" not in r["policy"] and "poll" not in r["policy"]:
+                continue
+            lo, hi = r["peak_bytes_in_use_min"], r["peak_bytes_in_use"]
+            sim, before, rep = r["sim"], q_before["sim_repredicted"], q["sim_repredicted"]
+            inside = lambda p: p["peak_bytes_in_use_min"] <= lo and hi <= p["peak_bytes_in_use_max"]
+            if lo == hi and all(p["peak_bytes_in_use_min"] == p["peak_bytes_in_use_max"] for p in (sim, before, rep)):
+                continue  # the same peak in every trial and run: validate_summary's peak table, not its range table
+            counted += 1
+            inside_sim += inside(sim)
+            inside_before += inside(before)
+            inside_rep += inside(rep)
+            if inside(sim) and inside(before) and inside(rep):
+                continue
+            outside += 1
+            wakes = sorted(t["wake_max_ns"] for t in r.get("callback_trials", [])) or [0]
+            wake_beyond += wakes[-1] > cal_max
+            o.append(f"| {scenario} | {sem} | {r['policy']} + {r['guard']} | {lo // MIB}-{hi // MIB} | "
+                     + " | ".join(f"{p['peak_bytes_in_use_min'] // MIB}-{p['peak_bytes_in_use_max'] // MIB}"
+                                  for p in (sim, before, rep)) + " | "
+                     f"{us(quantile(wakes, 0.5))} / {us(wakes[-1])} |")
+    o.append(f"\nOf {counted} combinations of the callback and poll policies whose peak varies, the hardware's range lies inside the "
+             f"calibrated prediction's for {inside_sim}; with the trials' pace, inside it for {inside_before} with the "
+             f"release timed before the trials ({rounds_before} rounds) and for {inside_rep} with the releases timed after each "
+             f"trial ({len(r['release_after_op_by_trial'][0])} per trial). Of the {outside} listed, in {wake_beyond} a trial's relay wake-up alone was longer than "
+             f"the calibration's largest callback wake-up ({us(cal_max)} us).\n")
+    return o
 
 
 def trial_release(folder):
@@ -1094,53 +1150,9 @@ def trial_release(folder):
     # What each prediction makes of the per-execution point on these sessions is in `pace`'s table
     # (results/hw/h200-warmup/analysis.md), beside every other session's.
     o.append("## Peaks of the callback and poll policies, and the callback thread's wake-ups\n")
-    cal = json.loads((root / TRIAL_RELEASE_ALL / "calibration.json").read_text())
-    cal_max = max(cal["spread_tail"]["callback_latency_ns"][-1], cal["spread_tail"]["callback_after_op_ns"][-1])
-    first_all = json.loads(point_files(root / TRIAL_RELEASE_ALL / "all")[0][2].read_text())["runs"][0]
-    o.append(f"`{TRIAL_RELEASE_ALL}`'s every-policy pass ({first_all['trials']} trials, {first_all['sim']['runs']:,} "
-             "simulated runs per combination). Its "
-             f"calibration's largest callback wake-up (`callback_latency_ns` or `callback_after_op_ns`, the largest "
-             f"sample) was {us(cal_max)} us. Per combination whose hardware peak fell outside the simulator's range "
-             "(calibrated, or with the trials' pace and either release): the range on each side and, over its trials, the "
-             "largest relay wake-up (HIP's hand-over to the relay's body, one part of that path) at the median trial "
-             "and at most.\n")
-    o.append("| scenario | semaphore | policy + guard | hw MiB | calibrated MiB | trials' pace + release before the "
-             "trials MiB | trials' pace + releases after each trial MiB | relay wake-up, median trial / largest (us) |")
-    o.append("|---|---|---|---|---|---|---|---|")
-    outside = wake_beyond = counted = inside_sim = inside_before = inside_rep = 0
-    for scenario, sem, f in point_files(root / TRIAL_RELEASE_ALL / "all"):
-        again = [json.loads((root / TRIAL_RELEASE_ALL / sub / "all" / scenario / f"semaphore-{sem}" /
-                             "validate.json").read_text())["runs"] for sub in ("repredicted-trials-process",
-                                                                               "repredicted-trials-trials")]
-        d = json.loads(f.read_text())
-        rounds_before = d["process_release"]["rounds"]
-        for r, q_before, q in zip(d["runs"], *again):
-            # The callback and poll policies, as validate_summary counts them.
-            if "callback" not in r["policy"] and "poll" not in r["policy"]:
-                continue
-            lo, hi = r["peak_bytes_in_use_min"], r["peak_bytes_in_use"]
-            sim, before, rep = r["sim"], q_before["sim_repredicted"], q["sim_repredicted"]
-            inside = lambda p: p["peak_bytes_in_use_min"] <= lo and hi <= p["peak_bytes_in_use_max"]
-            if lo == hi and all(p["peak_bytes_in_use_min"] == p["peak_bytes_in_use_max"] for p in (sim, before, rep)):
-                continue  # the same peak in every trial and run: validate_summary's peak table, not its range table
-            counted += 1
-            inside_sim += inside(sim)
-            inside_before += inside(before)
-            inside_rep += inside(rep)
-            if inside(sim) and inside(before) and inside(rep):
-                continue
-            outside += 1
-            wakes = sorted(t["wake_max_ns"] for t in r.get("callback_trials", [])) or [0]
-            wake_beyond += wakes[-1] > cal_max
-            o.append(f"| {scenario} | {sem} | {r['policy']} + {r['guard']} | {lo // MIB}-{hi // MIB} | "
-                     + " | ".join(f"{p['peak_bytes_in_use_min'] // MIB}-{p['peak_bytes_in_use_max'] // MIB}"
-                                  for p in (sim, before, rep)) + " | "
-                     f"{us(quantile(wakes, 0.5))} / {us(wakes[-1])} |")
-    o.append(f"\nOf {counted} combinations of the callback and poll policies whose peak varies, the hardware's range lies inside the "
-             f"calibrated prediction's for {inside_sim}; with the trials' pace, inside it for {inside_before} with the "
-             f"release timed before the trials ({rounds_before} rounds) and for {inside_rep} with the releases timed after each "
-             f"trial ({len(r['release_after_op_by_trial'][0])} per trial). Of the {outside} listed, in {wake_beyond} a trial's relay wake-up alone was longer than "
-             f"the calibration's largest callback wake-up ({us(cal_max)} us).\n")
+    for session in TRIAL_RELEASE_ALL:
+        o.append(f"### {session}\n")
+        o += peaks_and_wakeups(root, session)
     return "\n".join(o).rstrip() + "\n"
 
 

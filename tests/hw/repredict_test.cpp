@@ -109,7 +109,7 @@ TEST_CASE("the committed repredicted folders of the sessions that timed the rele
           "[hw][repredict]") {
   int folders = 0;
   for (const char* session : {"h200-trial-release", "h200-trial-release-2", "h200-trial-release-3",
-                              "h200-trial-release-4"})
+                              "h200-trial-release-4", "h200-trial-release-5"})
     for (const auto& [release, name] : {std::pair{hw::ReleaseSource::kTrials, "trials"}, std::pair{hw::ReleaseSource::kProcess, "process"}}) {
       const fs::path committed = fs::path("results/hw") / session / ("repredicted-trials-" + std::string(name)) / "per-execution";
       const std::string point = "seed-repro/semaphore-32";
@@ -120,7 +120,7 @@ TEST_CASE("the committed repredicted folders of the sessions that timed the rele
       fs::remove_all(out);
       ++folders;
     }
-  CHECK(folders == 8);
+  CHECK(folders == 10);
 }
 
 TEST_CASE("repredict in blocks: one block of every trial is the prediction from all of them", "[hw][repredict]") {
