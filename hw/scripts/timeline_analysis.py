@@ -948,7 +948,69 @@ def pace(folder):
     best = max(range(len(kinds)), key=lambda i: (totals[i][0] / totals[i][1], totals[i][1]))
     o.append(f"\nMost points within 20 pp on every execution: {kinds[best][0]}, {totals[best][0]} of {totals[best][1]}; "
              f"the calibration's, {totals[0][0]} of {totals[0][1]}.\n")
+    o += execution_bias(root)
     return "\n".join(o).rstrip() + "\n"
+
+
+# The semaphores at which conv-autotune's host runs far enough ahead to corrupt more than its first executions.
+BIAS_SEMAPHORES = (2, 8, 32)
+
+
+def scratch_executions(root):
+    """The executions that validate.json's corruption_pairs show read through the autotuner's scratch (a reader
+    named conv_scratch#e), over conv-autotune's per-execution points of PACE_SESSIONS."""
+    found = set()
+    for session in PACE_SESSIONS:
+        for scenario, _, f in point_files(root / session / "per-execution"):
+            if scenario == "conv-autotune":
+                found |= {p["reader_execution"] for p in json.loads(f.read_text())["runs"][0].get("corruption_pairs", [])
+                          if p["reader"].startswith("conv_scratch")}
+    return tuple(sorted(found))
+
+
+def execution_bias(root):
+    """The signed difference hw - prediction, execution by execution, averaged over PACE_SESSIONS: a miss that
+    every session makes the same way is the model's, not one process's timing."""
+    kinds = [("calibration", "sim", None), ("trials' pace", "sim_host_paced", None),
+             ("trials' pace + releases after each trial", "sim_repredicted", "repredicted-trials-trials")]
+    SCRATCH_EXECUTIONS = scratch_executions(root)
+    o = ["## conv-autotune, execution by execution: the miss every session makes\n",
+         "Per execution of conv-autotune, the hardware's corrupted-trial fraction minus each prediction's probability "
+         f"(pp), averaged over the sessions of the first table that have the prediction (n). Executions "
+         f"{', '.join(map(str, SCRATCH_EXECUTIONS))} (bold) are the ones the autotuner's scratch is read in (the "
+         "corruption pairs whose reader is `conv_scratch#e`).\n"]
+    execs = None
+    rows, scratch = [], {k[0]: [0, 0] for k in kinds}
+    for sem in BIAS_SEMAPHORES:
+        for name, key, sub in kinds:
+            diffs = []
+            for session in PACE_SESSIONS:
+                f = root / session / (f"{sub}/per-execution" if sub else "per-execution") / "conv-autotune" / \
+                    f"semaphore-{sem}" / "validate.json"
+                if not f.exists():
+                    continue
+                r = json.loads(f.read_text())["runs"][0]
+                pred = r[key]
+                d = [100 * (h / r["trials"] - m / pred["runs"])
+                     for h, m in zip(r["corrupted_by_execution"], pred["manifest_by_execution"])]
+                diffs.append(d)
+                for k in SCRATCH_EXECUTIONS:
+                    scratch[name][0] += d[k] < 0
+                    scratch[name][1] += 1
+            execs = len(diffs[0])
+            rows.append((sem, name, len(diffs), [statistics.mean(c) for c in zip(*diffs)]))
+    o.append("| semaphore | prediction | n | " + " | ".join(str(k) for k in range(execs)) + " |")
+    o.append("|---|---|---|" + "---|" * execs)
+    for sem, name, n, m in rows:
+        o.append(f"| {sem} | {name} | {n} | " + " | ".join(f"**{x:+.1f}**" if k in SCRATCH_EXECUTIONS else f"{x:+.1f}"
+                                                      for k, x in enumerate(m)) + " |")
+    lows = [m[k] for _, _, _, m in rows for k in SCRATCH_EXECUTIONS]
+    o.append(f"\nAt semaphores {', '.join(map(str, BIAS_SEMAPHORES))}, {'every' if max(lows) < 0 else 'not every'} "
+             "prediction put executions "
+             f"{', '.join(map(str, SCRATCH_EXECUTIONS))} above the hardware on average: hw - prediction from "
+             f"{min(lows):+.1f} to {max(lows):+.1f} pp. Cells (session x semaphore x one of these executions) where the prediction was "
+             "above the hardware: " + "; ".join(f"{name}, {a} of {b}" for name, (a, b) in scratch.items()) + ".\n")
+    return o
 
 
 # The passes that timed the release after every counted trial (validate --release-per-trial), their control
