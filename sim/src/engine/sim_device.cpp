@@ -86,7 +86,8 @@ void SimDevice::dispatch(const QueuedEvent& e) {
       break;
     }
     case kOpReads:
-      op_reads(e.target);
+      if (streams_[e.target].swept_reads.empty()) op_reads(e.target);
+      else op_swept_reads(e.target);
       break;
     case kOpWrites:
       op_writes(e.target);
@@ -155,6 +156,23 @@ SimDevice::DevicePhases SimDevice::device_phases(const DeviceOp& op) {
   ph.writes_at = ph.reads_at + run;
   ph.end = ph.writes_at + pass(op.writes, p.op_fill_ns_per_mib);
   return ph;
+}
+
+void SimDevice::read_sweep(const DeviceOp& op, std::vector<SimStream::SweptRead>& out) const {
+  const PlatformProfile& p = config_.platform;
+  out.clear();
+  if (p.op_check_ns_per_mib <= 0) return;
+  const double ns_per_byte = double(p.op_check_ns_per_mib) / double(1 << 20);
+  double reached = double(p.device_op_gap_ns);  // when the check reaches the next access
+  for (const DeviceAccess& a : op.reads) {
+    const std::uint64_t parts = std::max<std::uint64_t>(1, (a.range.bytes + kSweptReadBytes - 1) / kSweptReadBytes);
+    for (std::uint64_t i = 0; i < parts; ++i) {
+      const std::uint64_t begin = a.range.bytes * i / parts, end = a.range.bytes * (i + 1) / parts;
+      const double middle = reached + (double(begin) + double(end)) / 2 * ns_per_byte;
+      out.push_back({TimeNs(std::llround(middle)), a.alloc, AddrRange{a.range.begin + begin, end - begin}});
+    }
+    reached += double(a.range.bytes) * ns_per_byte;
+  }
 }
 
 TimeNs SimDevice::now() const { return current_ == Agent::Host ? host_.now : cb_.now; }

@@ -193,6 +193,17 @@ class SimDevice final : public Device {
     TimeNs reads_at = 0, writes_at = 0, end = 0;
   };
   DevicePhases device_phases(const DeviceOp& op);
+  /// With a check pass, when each part of a device op's reads is read, as offsets from when it
+  /// takes its stream, into `out` (time order): the validation kernel reads each access in turn
+  /// with a grid-stride loop, so its words go by in address order at op_check_ns_per_mib, and a
+  /// word is read that long after the check reached its access. A write of another stream that
+  /// lands on words the check has already passed is not seen (results/hw/h200-edge: the rule that
+  /// counted every write before the pass's end called 5 of 39 trials corrupt that the H200 saw
+  /// clean). Each access goes by in parts of kSweptReadBytes, each read at its middle.
+  void read_sweep(const DeviceOp& op, std::vector<SimStream::SweptRead>& out) const;
+  static constexpr std::uint64_t kSweptReadBytes = 1u << 20;
+  /// Emits the running op's swept reads that are due and queues the next one's event.
+  void op_swept_reads(StreamId s);
   void charge(TimeNs cost) {
     mem_.flush();  // host time passes: a deferred release state was visible
     charge_now(cost);

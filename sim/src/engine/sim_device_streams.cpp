@@ -53,7 +53,10 @@ void SimDevice::advance(StreamId s) {
         st.writes_emitted = false;
         const DevicePhases ph = device_phases(op.dev);
         streams_.device_op_started(now_);
-        if (ph.reads_at == 0) op_reads(s);
+        read_sweep(op.dev, st.swept_reads);
+        st.next_swept_read = 0;
+        if (!st.swept_reads.empty()) queue_.push(now_ + st.swept_reads.front().at, kOpReads, s);
+        else if (ph.reads_at == 0) op_reads(s);
         else queue_.push(now_ + ph.reads_at, kOpReads, s);
         if (ph.writes_at < ph.end) queue_.push(now_ + ph.writes_at, kOpWrites, s);
         queue_.push(now_ + ph.end, kOpEnd, s);
@@ -133,6 +136,19 @@ void SimDevice::op_reads(StreamId s) {
     emit([&](auto& o) { o.on_access(me, op.op_seq, a.alloc, a.range, false, now_); });
 }
 
+void SimDevice::op_swept_reads(StreamId s) {
+  SimStream& st = streams_[s];
+  const StreamOp& op = st.ops.front();
+  const AgentId me = stream_agent(s);
+  const TimeNs due = now_ - st.op_start;
+  while (st.next_swept_read < st.swept_reads.size() && st.swept_reads[st.next_swept_read].at <= due) {
+    const SimStream::SweptRead& r = st.swept_reads[st.next_swept_read++];
+    emit([&](auto& o) { o.on_access(me, op.op_seq, r.alloc, r.range, false, now_); });
+  }
+  if (st.next_swept_read < st.swept_reads.size())
+    queue_.push(st.op_start + st.swept_reads[st.next_swept_read].at, kOpReads, s);
+}
+
 void SimDevice::op_writes(StreamId s) {
   SimStream& st = streams_[s];
   const StreamOp& op = st.ops.front();
@@ -144,6 +160,8 @@ void SimDevice::op_writes(StreamId s) {
 
 void SimDevice::op_end(StreamId s) {
   SimStream& st = streams_[s];
+  if (st.next_swept_read < st.swept_reads.size()) op_swept_reads(s);  // due by now: the check ends before the op
+  st.swept_reads.clear();
   if (!st.writes_emitted) op_writes(s);
   StreamOp& op = st.ops.front();
   const DeviceOpSpan span{op.op_seq, s, op.dev.kind, op.dev.label, st.op_start, now_, op.ready};

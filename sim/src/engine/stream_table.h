@@ -38,6 +38,15 @@ struct SimStream {
   std::uint64_t waiting_rec = 0;  // blocked at a wait on this record
   TimeNs op_start = 0;
   bool writes_emitted = false;    // the running device op's writes are done (SimDevice::op_writes)
+  // The running device op's reads still to come, in time order, when its check pass sweeps them
+  // (SimDevice::read_sweep); empty when they all count at one instant.
+  struct SweptRead {
+    TimeNs at = 0;
+    BufferId alloc = -1;
+    AddrRange range;
+  };
+  std::vector<SweptRead> swept_reads;
+  std::size_t next_swept_read = 0;
   StreamId callback_stream = kNoStream;
   std::uint64_t device_ops = 0;   // device ops launched on it so far (the next one's step index)
 
