@@ -5,7 +5,7 @@
 //                        [--timeline-trial K] [--state-lock callbacks-first|plain] [--warmup-trials N]
 //                        [--release-rounds N] [--release-per-trial N]
 //   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
-//                        [--release process|trials|calibration] [--blocks N]
+//                        [--release process|trials|calibration] [--blocks N] [--check-sweep]
 //                        the files' predictions again, no GPU
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
 //                        the schedule's run with its delays forced, next to the same run unforced
@@ -321,6 +321,10 @@ int main(int argc, char** argv) {
                   "the trials in blocks of N: each simulated run draws the trials' pace and release from one block's "
                   "trials only (the runs split into as many blocks, in order); 0 (default): from all the trials")
       ->check(CLI::Range(0, 1 << 20));
+  bool repredict_check_sweep = false;
+  rep->add_flag("--check-sweep", repredict_check_sweep,
+                "predict with the validation kernel's check pass reading each word at its own time (op_check_sweep 1) "
+                "though the session's calibration predates that switch");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -340,6 +344,7 @@ int main(int argc, char** argv) {
       options.pace = pace_names.at(repredict_pace);
       options.release = release_names.at(repredict_release);
       options.blocks = repredict_blocks;
+      options.check_sweep = repredict_check_sweep;
       hw::repredict_session(session, repredict_out, options,
                             [](const std::string& file) { std::cerr << "predicted " << file << "\n"; });
       std::cerr << "wrote " << repredict_out << "\n";

@@ -12,7 +12,7 @@ PlatformProfile odd_profile() {  // every field different from its default and f
   PlatformProfile p;
   TimeNs next = 2;
   for (const PlatformField& f : kPlatformFields) {
-    if (f.ns == &PlatformProfile::callback_relay) p.*f.ns = 1;  // a switch: 0 or 1, default 0
+    if (is_platform_switch(f)) p.*f.ns = 1;  // a switch: 0 or 1, default 0
     else if (f.ns) p.*f.ns = next++;
     else p.*f.ratio = 0.125;
   }

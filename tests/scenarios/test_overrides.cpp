@@ -87,7 +87,7 @@ TEST_CASE("every platform field is a --set key, a YAML platform key, and documen
     CHECK(std::find(well_known_param_keys().begin(), well_known_param_keys().end(), f.name) !=
           well_known_param_keys().end());
     // a value unlike the default reaches the field through --set and through `platform:`
-    const double v = f.ns == &PlatformProfile::callback_relay ? 1 : f.ns ? 123457 : 0.25;  // the switch: 0 or 1
+    const double v = is_platform_switch(f) ? 1 : f.ns ? 123457 : 0.25;  // the switch: 0 or 1
     CHECK(platform_value(load_scenario("seed-repro", set({{f.name, v}})).platform, f) == v);
     const Scenario y = allocsim::test::load_text(std::string("platform: {") + f.name + ": " + std::to_string(v) +
                                                  "}\nprogram: []\n");

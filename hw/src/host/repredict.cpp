@@ -21,6 +21,19 @@ namespace json = boost::json;
 using validate_json_reading::field;
 using validate_json_reading::numbers;
 
+/// Whether `profile` is the one a file's "platform" object names: every field the file has equal,
+/// and every field it lacks (the file predates it) at its default, as reading the file would give.
+bool same_profile(const PlatformProfile& profile, const json::value& file_platform) {
+  const json::value mine = json::parse(platform_to_json(profile));
+  const json::value defaults = json::parse(platform_to_json(PlatformProfile{}));
+  if (!file_platform.is_object()) return false;
+  for (const auto& [key, value] : file_platform.as_object())
+    if (const json::value* m = mine.as_object().if_contains(key); !m || *m != value) return false;
+  for (const auto& [key, value] : mine.as_object())
+    if (!file_platform.as_object().contains(key) && value != defaults.as_object().at(key)) return false;
+  return true;
+}
+
 /// The host pace a run's re-prediction draws: the calibration's, or the trials' or warm-up's
 /// cadence over the file's simulated median. Older files have no per-trial cadence; their
 /// sim_host_paced holds the trials' pace quantiles themselves.
@@ -148,9 +161,10 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
     run.platform_file = options.platform_file;
     const Scenario scenario = load_for_run(run);
     const SimOptions resolved = resolve_sim_options(scenario, run);
-    if (json::parse(platform_to_json(resolved.platform)) != field(top, "platform", file))
+    if (!same_profile(resolved.platform, field(top, "platform", file)))
       throw std::runtime_error(file.string() + ": its platform profile is not " + options.platform_file + "'s");
     PlatformProfile platform = resolved.platform;
+    if (options.check_sweep) platform.op_check_sweep = 1;
     PlatformSpread spread = calibrated_spread;
     bool release_tail = true;
     if (options.release == ReleaseSource::kProcess) {
@@ -185,6 +199,7 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
                                       {"blocks", options.blocks},
                                       {"platform_source", options.platform_file},
                                       {"release_tail", release_tail}};
+    if (options.check_sweep) top["repredicted"].as_object()["check_sweep"] = true;
     job.doc = std::move(top);
     progress(file.string());
   }

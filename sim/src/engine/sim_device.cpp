@@ -161,7 +161,7 @@ SimDevice::DevicePhases SimDevice::device_phases(const DeviceOp& op) {
 void SimDevice::read_sweep(const DeviceOp& op, std::vector<SimStream::SweptRead>& out) const {
   const PlatformProfile& p = config_.platform;
   out.clear();
-  if (p.op_check_ns_per_mib <= 0) return;
+  if (p.op_check_ns_per_mib <= 0 || p.op_check_sweep == 0) return;
   const double ns_per_byte = double(p.op_check_ns_per_mib) / double(1 << 20);
   double reached = double(p.device_op_gap_ns);  // when the check reaches the next access
   for (const DeviceAccess& a : op.reads) {

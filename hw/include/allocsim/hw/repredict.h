@@ -25,6 +25,9 @@ struct RepredictOptions {
   /// trials' pace and release (whichever of them comes from the trials) from its block's alone:
   /// a prediction that follows them where they move within a process. Needs a per-trial source.
   int blocks = 0;
+  /// Predict with the check pass sweeping its reads (op_check_sweep 1, platform.h) though the
+  /// session's calibration predates the switch: the model as it is now on an older session.
+  bool check_sweep = false;
 };
 
 inline constexpr PaceSource kPaceSources[] = {PaceSource::kTrials, PaceSource::kWarmup, PaceSource::kCalibration};
@@ -36,7 +39,8 @@ const char* release_source_name(ReleaseSource r);  // "calibration", "process", 
 /// For every SRC/<scenario>/semaphore-<n>/validate.json, the same file under OUT with one more
 /// prediction per run, "sim_repredicted" (validate_report.h's "sim" fields), without the runs'
 /// "callback_trials" (most of a file's bytes; the source keeps them), and a top-level
-/// "repredicted": {"pace", "release", "blocks", "platform_source", "release_tail"} saying what it
+/// "repredicted": {"pace", "release", "blocks", "platform_source", "release_tail", and "check_sweep"
+/// true with that option} saying what it
 /// drew from (release_tail false: the file had no tail of the process's release above p99, so
 /// draws there are its p99). Same seeds and runs as the file's "sim": with the calibration's pace and
 /// release it is "sim" again, byte for byte. Every file is read and predicted before any is

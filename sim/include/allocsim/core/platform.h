@@ -48,6 +48,10 @@ struct PlatformProfile {
   // A switch, 0 or 1: 0 is CUDA's own callback (what XLA's ThenExecuteCallback gets); calibrate
   // writes 1, as the HIP backend runs every callback through its relay thread.
   std::int64_t callback_relay = 0;
+  // A switch, 0 or 1: 1, the validation kernel's check pass reads what an op reads in address
+  // order over its duration (a grid-stride loop), so each word is read at its own time; 0, every
+  // read counts at the pass's end (the model of calibrations before 2026-12-02). calibrate writes 1.
+  std::int64_t op_check_sweep = 0;
 };
 
 /// Who spends a cost's time: the host thread (its calls, bookkeeping and wake-ups, which a run's
@@ -55,7 +59,8 @@ struct PlatformProfile {
 enum class CostPayer { host, callback_thread, device };
 
 /// One field: exactly one of `ns` (a whole number: a duration in ns, the one count,
-/// pending_callback_limit, or the one switch, callback_relay) and `ratio` (ns per spin cycle) is set, and which one is the field's unit.
+/// pending_callback_limit, or a switch, callback_relay and op_check_sweep) and `ratio` (ns per spin
+/// cycle) is set, and which one is the field's unit.
 struct PlatformField {
   // Aliases, not `TimeNs PlatformProfile::*ns`: nvcc's host pass rewrites that declarator with
   // parentheses that g++ then warns about (-Wparentheses) in calibrate.hip.
@@ -68,7 +73,7 @@ struct PlatformField {
   CostPayer payer;
 };
 
-inline constexpr std::array<PlatformField, 21> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 22> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -118,6 +123,10 @@ inline constexpr std::array<PlatformField, 21> kPlatformFields = {{
      "1: the driver's callback only hands each host callback to a relay thread (the HIP backend's), so its marker "
      "leaves the stream and frees its pending-callback slot at the hand-over, before the body runs; 0: the body "
      "runs in the driver's callback, which holds both until it returns (CUDA's own)", CostPayer::device},
+    {"op_check_sweep", &PlatformProfile::op_check_sweep, nullptr,
+     "1: the validation kernel's check pass reads an op's reads in address order over the pass, each word at its "
+     "own time, so a write landing on words already checked goes unseen; 0: every read counts at the pass's end",
+     CostPayer::device},
 }};
 
 // Every member is 8 bytes, so a member added without its row changes the size and stops the build.
@@ -128,6 +137,11 @@ inline const PlatformField* find_platform_field(std::string_view name) {
   for (const PlatformField& f : kPlatformFields)
     if (name == f.name) return &f;
   return nullptr;
+}
+
+/// A field that is 0 or 1.
+inline bool is_platform_switch(const PlatformField& f) {
+  return f.ns == &PlatformProfile::callback_relay || f.ns == &PlatformProfile::op_check_sweep;
 }
 
 inline double platform_value(const PlatformProfile& p, const PlatformField& f) {
@@ -144,8 +158,8 @@ inline std::string set_platform_field(PlatformProfile& p, const PlatformField& f
     os << v;
     return os.str();
   };
-  if (f.ns == &PlatformProfile::callback_relay && value != 0 && value != 1)
-    return "'callback_relay' is 0 or 1, got " + text(value);
+  if (is_platform_switch(f) && value != 0 && value != 1)
+    return "'" + std::string(f.name) + "' is 0 or 1, got " + text(value);
   if (f.ns) {
     if (value < 0) return "negative duration: '" + std::string(f.name) + "' is " + text(value) + " ns";
     if (!(value <= 1e15)) return "'" + std::string(f.name) + "' is " + text(value) + " ns, longer than 10^15 ns";
