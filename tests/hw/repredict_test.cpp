@@ -30,7 +30,7 @@ fs::path fresh_dir(const std::string& name) {
 /// into a folder of their own: the sanitizer build runs the simulator some 50 times slower than a
 /// release build, so the tests take a few points rather than all 8 (each point is the same code).
 void repredict(const std::string& session, const std::vector<std::string>& points, hw::PaceSource pace,
-               hw::ReleaseSource release, const fs::path& out, int blocks = 0) {
+               hw::ReleaseSource release, const fs::path& out, int blocks = 0, bool check_sweep = false) {
   const fs::path src = out.string() + ".src";
   fs::remove_all(src);
   for (const std::string& point : points) {
@@ -42,6 +42,7 @@ void repredict(const std::string& session, const std::vector<std::string>& point
   options.pace = pace;
   options.release = release;
   options.blocks = blocks;
+  options.check_sweep = check_sweep;
   hw::repredict_session(src.string(), out.string(), options, [](const std::string&) {});
   fs::remove_all(src);
 }
@@ -121,6 +122,29 @@ TEST_CASE("the committed repredicted folders of the sessions that timed the rele
       ++folders;
     }
   CHECK(folders == 10);
+}
+
+TEST_CASE("repredict --check-sweep: the check pass's read order on a session calibrated before the switch",
+          "[hw][repredict]") {
+  // conv-autotune at 32: its autotuner scratch executions (3, 7, 11) are read by 8 MiB check passes
+  // that compute kernels write into (results/hw/h200-warmup/analysis.md, execution by execution).
+  const std::string point = "conv-autotune/semaphore-32";
+  const fs::path at_end = fresh_dir("at-end"), swept = fresh_dir("swept");
+  repredict("h200-trial-release-5", {point}, hw::PaceSource::kCalibration, hw::ReleaseSource::kCalibration, at_end);
+  repredict("h200-trial-release-5", {point}, hw::PaceSource::kCalibration, hw::ReleaseSource::kCalibration, swept, 0, true);
+  const json::value a = read_json(at_end / point / "validate.json"), b = read_json(swept / point / "validate.json");
+  const json::value& run_a = a.at("runs").at(0);
+  CHECK(run_a.at("sim_repredicted") == run_a.at("sim"));  // without it, the session's own prediction
+  CHECK(!a.at("repredicted").as_object().contains("check_sweep"));
+  CHECK(b.at("repredicted").at("check_sweep").as_bool());
+  const json::array& before = run_a.at("sim_repredicted").at("manifest_by_execution").as_array();
+  const json::array& after = b.at("runs").at(0).at("sim_repredicted").at("manifest_by_execution").as_array();
+  REQUIRE(before.size() == after.size());
+  int fewer = 0;
+  for (std::size_t k : {3, 7, 11}) fewer += after[k].to_number<int>() < before[k].to_number<int>();
+  CHECK(fewer == 3);
+  fs::remove_all(at_end);
+  fs::remove_all(swept);
 }
 
 TEST_CASE("repredict in blocks: one block of every trial is the prediction from all of them", "[hw][repredict]") {
