@@ -125,6 +125,21 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
   }
 }
 
+TEST_CASE("the committed check-sweep repredictions' summaries are computed from their files", "[hw][summary]") {
+  // repredict --check-sweep on the sessions calibrated before op_check_sweep (their README's list).
+  int folders = 0;
+  for (const auto& session : fs::directory_iterator(fs::path("results/hw")))
+    for (const auto& sub : fs::directory_iterator(session.path())) {
+      if (sub.path().filename().string().rfind("repredicted-sweep-", 0) != 0) continue;
+      const fs::path dir = sub.path() / "per-execution";
+      INFO(dir.string());
+      REQUIRE(fs::exists(dir / "validate.md"));
+      CHECK(slurp(dir / "validate.md") == hw::validate_summary_markdown(dir.string()));
+      ++folders;
+    }
+  CHECK(folders == 25);
+}
+
 TEST_CASE("summary sentences follow the data", "[hw][summary]") {
   const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_test." + std::to_string(::getpid()));
   fs::remove_all(dir);
