@@ -184,9 +184,10 @@ class SimDevice final : public Device {
   /// When a device op's accesses happen, as offsets from when it takes its stream. The stream
   /// holds it for the gap after the op before it, the validation kernel's check pass over what it
   /// reads, its duration, and the fill pass over what it writes (platform.h). Its reads count at
-  /// the end of the check pass (the last word read), its writes at the start of the fill pass (the
-  /// first word written): a write of another stream anywhere between them and the reader's own
-  /// last write clobbers some word the reader then sees, as on the GPU (results/hw/h200-pairs).
+  /// the end of the check pass (the last word read) unless op_check_sweep spreads them over it
+  /// (read_sweep), its writes at the start of the fill pass (the first word written): a write of
+  /// another stream anywhere between them and the reader's own last write clobbers some word the
+  /// reader then sees, as on the GPU (results/hw/h200-pairs).
   /// Without those costs (every profile but a validation run's) reads are at the start and writes
   /// at the end, and nothing lies between one op's writes and the next op's reads.
   struct DevicePhases {
