@@ -1,7 +1,8 @@
 // `allocsim run --samples` (issue 17): 1,000 samples of conv-autotune under immediate + none with
 // the H200's spread (results/hw/h200-tail/calibration.json), on 1 and 2 threads, next to one
 // plain run of the same program. Target: 1,000 samples under 5 s on the project's 2-core machine;
-// read the per-sample cost as BM_Samples1000 / 1000 against BM_OneRun.
+// read the per-sample cost as BM_Samples1000 / 1000 against BM_OneRun. BM_Samples1000CheckSweep:
+// the same with op_check_sweep.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -45,6 +46,23 @@ void BM_Samples1000(benchmark::State& state) {
     benchmark::DoNotOptimize(allocsim::run_samples(s, c, spread, 1000, int(state.range(0))));
 }
 BENCHMARK(BM_Samples1000)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same with the check pass sweeping its reads (op_check_sweep 1, which calibrations since
+// 2026-12-02 write; h200-tail's predates it): each read is emitted in 1 MiB parts.
+void BM_Samples1000CheckSweep(benchmark::State& state) {
+  if (!std::filesystem::exists(kCalibration)) {
+    state.SkipWithError(("missing " + kCalibration).c_str());
+    return;
+  }
+  const allocsim::Scenario s = allocsim::load_scenario("conv-autotune");
+  const allocsim::PlatformSpread spread = allocsim::load_platform_spread(kCalibration);
+  allocsim::RunConfig c = config();
+  c.platform = allocsim::load_platform_file(kCalibration);
+  c.platform->op_check_sweep = 1;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(allocsim::run_samples(s, c, spread, 1000, int(state.range(0))));
+}
+BENCHMARK(BM_Samples1000CheckSweep)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
