@@ -34,33 +34,30 @@ void BM_OneRun(benchmark::State& state) {
 }
 BENCHMARK(BM_OneRun)->Unit(benchmark::kMillisecond);
 
-void BM_Samples1000(benchmark::State& state) {
+/// 1,000 samples of `c` on state.range(0) threads, or a skip when the calibration is missing.
+void samples_1000(benchmark::State& state, const allocsim::RunConfig& c) {
   if (!std::filesystem::exists(kCalibration)) {
     state.SkipWithError(("missing " + kCalibration).c_str());
     return;
   }
   const allocsim::Scenario s = allocsim::load_scenario("conv-autotune");
   const allocsim::PlatformSpread spread = allocsim::load_platform_spread(kCalibration);
-  const allocsim::RunConfig c = config();
   for (auto _ : state)
     benchmark::DoNotOptimize(allocsim::run_samples(s, c, spread, 1000, int(state.range(0))));
 }
+
+void BM_Samples1000(benchmark::State& state) { samples_1000(state, config()); }
 BENCHMARK(BM_Samples1000)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The same with the check pass sweeping its reads (op_check_sweep 1, which calibrations since
 // 2026-12-02 write; h200-tail's predates it): each read is emitted in 1 MiB parts.
 void BM_Samples1000CheckSweep(benchmark::State& state) {
-  if (!std::filesystem::exists(kCalibration)) {
-    state.SkipWithError(("missing " + kCalibration).c_str());
-    return;
-  }
-  const allocsim::Scenario s = allocsim::load_scenario("conv-autotune");
-  const allocsim::PlatformSpread spread = allocsim::load_platform_spread(kCalibration);
   allocsim::RunConfig c = config();
-  c.platform = allocsim::load_platform_file(kCalibration);
-  c.platform->op_check_sweep = 1;
-  for (auto _ : state)
-    benchmark::DoNotOptimize(allocsim::run_samples(s, c, spread, 1000, int(state.range(0))));
+  if (std::filesystem::exists(kCalibration)) {
+    c.platform = allocsim::load_platform_file(kCalibration);
+    c.platform->op_check_sweep = 1;
+  }
+  samples_1000(state, c);
 }
 BENCHMARK(BM_Samples1000CheckSweep)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
