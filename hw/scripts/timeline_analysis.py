@@ -876,15 +876,29 @@ def warmup(folder):
 # The per-execution passes whose files keep each trial's host cadence, and (PREDICTION_SESSIONS) every one with the
 # release timed in each validating process, with their `allocsim-hw repredict` folders (repredicted-<pace>-process).
 PACE_SESSIONS = ["h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2", "h200-trial-release",
-                 "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4", "h200-trial-release-5"]
+                 "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4", "h200-trial-release-5",
+                 "h200-sweep", "h200-sweep-2"]
 PREDICTION_SESSIONS = ["h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2",
                        "h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4",
-                       "h200-trial-release-5"]
+                       "h200-trial-release-5", "h200-sweep", "h200-sweep-2"]
 BLOCK = 20
 # The predictions again with the check pass's read order (repredict --check-sweep): (name, key, folder).
 SWEPT = [("calibration, check sweep", "sim_repredicted", "repredicted-sweep-calibration-calibration"),
          ("trials' pace + process's release, check sweep", "sim_repredicted", "repredicted-sweep-trials-process"),
          ("trials' pace + releases after each trial, check sweep", "sim_repredicted", "repredicted-sweep-trials-trials")]
+
+
+def as_predicted(root, session, key, sub):
+    """(key, folder) of a prediction of a session. On a session whose calibration has op_check_sweep 1, every
+    prediction has the check sweep: a SWEPT one is the same prediction without --check-sweep (validate's own or
+    repredict's), and one with every read at the pass's end does not exist there (None, None)."""
+    swept = {k[2]: None if k[2].endswith("calibration-calibration") else k[2].replace("sweep-", "") for k in SWEPT}
+    cal = json.loads((root / session / "calibration.json").read_text())
+    if not cal.get("op_check_sweep", 0):
+        return key, sub
+    if sub not in swept:
+        return None, None
+    return ("sim", None) if swept[sub] is None else ("sim_repredicted", swept[sub])
 
 
 def pace(folder):
@@ -934,6 +948,10 @@ def pace(folder):
     for session in PREDICTION_SESSIONS:
         cells = []
         for i, (_, key, sub) in enumerate(kinds):
+            key, sub = as_predicted(root, session, key, sub)
+            if key is None:
+                cells.append("-")
+                continue
             base = root / session / (f"{sub}/per-execution" if sub else "per-execution")
             ok = n = 0
             for _, _, f in point_files(base) if base.is_dir() else []:
@@ -954,7 +972,8 @@ def pace(folder):
     o.append("| all | " + " | ".join(f"{a}/{b}" for a, b in totals) + " |")
     best = max(range(len(kinds)), key=lambda i: (totals[i][0] / totals[i][1], totals[i][1]))
     o.append(f"\nMost points within 20 pp on every execution: {kinds[best][0]}, {totals[best][0]} of {totals[best][1]}; "
-             f"the calibration's, {totals[0][0]} of {totals[0][1]}.\n")
+             f"the calibration's, {totals[0][0]} of {totals[0][1]}; the calibration's with the check sweep, "
+             f"{totals[len(kinds) - len(SWEPT)][0]} of {totals[len(kinds) - len(SWEPT)][1]}.\n")
     o += execution_bias(root)
     return "\n".join(o).rstrip() + "\n"
 
@@ -990,9 +1009,12 @@ def execution_bias(root):
     execs = None
     rows, scratch = [], {k[0]: [0, 0] for k in kinds}
     for sem in BIAS_SEMAPHORES:
-        for name, key, sub in kinds:
+        for name, name_key, name_sub in kinds:
             diffs = []
             for session in PACE_SESSIONS:
+                key, sub = as_predicted(root, session, name_key, name_sub)
+                if key is None:
+                    continue
                 f = root / session / (f"{sub}/per-execution" if sub else "per-execution") / "conv-autotune" / \
                     f"semaphore-{sem}" / "validate.json"
                 if not f.exists():
@@ -1027,7 +1049,7 @@ def execution_bias(root):
 # The passes that timed the release after every counted trial (validate --release-per-trial), their control
 # (hw/scripts/h200_release_control.sh, immediate + none and callback policies) and the every-policy passes with it.
 TRIAL_RELEASE_SESSIONS = ["h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4",
-                          "h200-trial-release-5"]
+                          "h200-trial-release-5", "h200-sweep", "h200-sweep-2"]
 RELEASE_CONTROLS = ["h200-release-control", "h200-release-control-callbacks"]
 TRIAL_RELEASE_ALL = ["h200-all-trial-release", "h200-all-trial-release-2"]
 RELEASE_BLOCK = 40

@@ -70,13 +70,16 @@ TEST_CASE("repredict with the process's own sources gives its predictions back",
     hw::ReleaseSource release;
     const char* key;
   };
-  // h200-measured's files keep the process release's tail, so that prediction comes back exactly too.
+  // h200-measured's files keep the process release's tail, so that prediction comes back exactly too;
+  // h200-sweep's calibration has op_check_sweep 1, so its predictions read with the check sweep.
+  for (const char* session : {"h200-measured", "h200-sweep"})
   for (const Case& c : {Case{hw::PaceSource::kCalibration, hw::ReleaseSource::kCalibration, "sim"},
                         Case{hw::PaceSource::kTrials, hw::ReleaseSource::kCalibration, "sim_host_paced"},
                         Case{hw::PaceSource::kWarmup, hw::ReleaseSource::kCalibration, "sim_warmup_paced"},
                         Case{hw::PaceSource::kCalibration, hw::ReleaseSource::kProcess, "sim_process_release"}}) {
     const fs::path out = fresh_dir("same");
-    repredict("h200-measured", {"conv-autotune/semaphore-8", "seed-repro/semaphore-32"}, c.pace, c.release, out);
+    INFO(session);
+    repredict(session, {"conv-autotune/semaphore-8", "seed-repro/semaphore-32"}, c.pace, c.release, out);
     CHECK(check_same_as(out, c.key) == 2);
     const json::value top = read_json(out / "seed-repro" / "semaphore-32" / "validate.json");
     CHECK(top.at("repredicted").at("pace").as_string() == hw::pace_source_name(c.pace));
@@ -110,7 +113,7 @@ TEST_CASE("the committed repredicted folders of the sessions that timed the rele
           "[hw][repredict]") {
   int folders = 0;
   for (const char* session : {"h200-trial-release", "h200-trial-release-2", "h200-trial-release-3",
-                              "h200-trial-release-4", "h200-trial-release-5"})
+                              "h200-trial-release-4", "h200-trial-release-5", "h200-sweep", "h200-sweep-2"})
     for (const auto& [release, name] : {std::pair{hw::ReleaseSource::kTrials, "trials"}, std::pair{hw::ReleaseSource::kProcess, "process"}}) {
       const fs::path committed = fs::path("results/hw") / session / ("repredicted-trials-" + std::string(name)) / "per-execution";
       const std::string point = "seed-repro/semaphore-32";
@@ -121,7 +124,7 @@ TEST_CASE("the committed repredicted folders of the sessions that timed the rele
       fs::remove_all(out);
       ++folders;
     }
-  CHECK(folders == 10);
+  CHECK(folders == 14);
 }
 
 TEST_CASE("repredict --check-sweep: the check pass's read order on a session calibrated before the switch",
