@@ -25,7 +25,7 @@ using validate_json_reading::numbers;
 /// and every field it lacks (the file predates it) at its default, as reading the file would give.
 bool same_profile(const PlatformProfile& profile, const json::value& file_platform) {
   const json::value mine = json::parse(platform_to_json(profile));
-  const json::value defaults = json::parse(platform_to_json(PlatformProfile{}));
+  static const json::value defaults = json::parse(platform_to_json(PlatformProfile{}));  // once, not per file
   if (!file_platform.is_object()) return false;
   for (const auto& [key, value] : file_platform.as_object())
     if (const json::value* m = mine.as_object().if_contains(key); !m || *m != value) return false;

@@ -194,8 +194,8 @@ class SimDevice final : public Device {
     TimeNs reads_at = 0, writes_at = 0, end = 0;
   };
   DevicePhases device_phases(const DeviceOp& op);
-  /// With a check pass and op_check_sweep 1, when each part of a device op's reads is read, as offsets from when it
-  /// takes its stream, into `out` (time order): the validation kernel reads each access in turn
+  /// With a check pass and op_check_sweep 1, when each part of a device op's reads is read, as
+  /// offsets from when it takes its stream, into `out` (time order): the validation kernel reads each access in turn
   /// with a grid-stride loop, so its words go by in address order at op_check_ns_per_mib, and a
   /// word is read that long after the check reached its access. A write of another stream that
   /// lands on words the check has already passed is not seen (results/hw/h200-edge: the rule that
