@@ -123,6 +123,12 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-all-trial-release-2/all",
                               "results/hw/h200-all-trial-release-2/repredicted-trials-trials/all",
                               "results/hw/h200-all-trial-release-2/repredicted-trials-process/all",
+                              "results/hw/h200-sweep-3/per-execution",
+                              "results/hw/h200-sweep-3/repredicted-trials-trials/per-execution",
+                              "results/hw/h200-sweep-3/repredicted-trials-process/per-execution",
+                              "results/hw/h200-all-sweep/all",
+                              "results/hw/h200-all-sweep/repredicted-trials-trials/all",
+                              "results/hw/h200-all-sweep/repredicted-trials-process/all",
                               "results/hw/h200-warmup-2/repredicted-relay-calibration/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
