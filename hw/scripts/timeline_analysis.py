@@ -1253,6 +1253,50 @@ def trial_release(folder):
     return "\n".join(o).rstrip() + "\n"
 
 
+def first_launch_after_wake(root, o):
+    """Where the longer gap after a wait goes: each blocking semaphore wait (over 20 us) of a session's
+    timeline at semaphore 1 or 2, the host's first launch after it (op k) and the gap from it to the
+    next launch, against the same gap (ops k to k + 1) in the session's timeline at semaphore 32, where
+    the host did not wait there; the simulator's two gaps likewise."""
+    rows = collections.defaultdict(list)
+    for ref in sorted(root.glob("*/timeline/timeline-32.json.gz")):
+        c32 = json.load(gzip.open(ref))["combinations"][0]
+        if not c32["ops"] or "enqueued_ns" not in c32["ops"][0]:
+            continue
+        h32, s32 = by_enqueue(c32["ops"]), by_enqueue(c32["sim_ops"])
+        for sem in (1, 2):
+            f = ref.parent / f"timeline-{sem}.json.gz"
+            if not f.exists():
+                continue
+            c = json.load(gzip.open(f))["combinations"][0]
+            if "semaphore_waits" not in c:
+                continue
+            hw, sim = by_enqueue(c["ops"]), by_enqueue(c["sim_ops"])
+            if not (len(hw) == len(sim) == len(h32) == len(s32)):
+                continue
+            enq = [x["enqueued_ns"] for x in hw]
+            for w in c["semaphore_waits"]:
+                if w["acquired_ns"] - w["since_ns"] <= 20_000:
+                    continue
+                k = next((i for i, e in enumerate(enq) if e >= w["acquired_ns"]), None)
+                if k is None or k + 1 >= len(enq):
+                    continue
+                gap = lambda ops, i: ops[i + 1]["enqueued_ns"] - ops[i]["enqueued_ns"]
+                rows[sem].append((enq[k] - w["acquired_ns"], gap(hw, k), gap(h32, k), gap(sim, k), gap(s32, k)))
+    o.append("\n## The first launch after a wait, against the same launch at semaphore 32\n")
+    o.append("Per blocking semaphore wait (over 20 us) in a session's timeline, trial 0: from the host awake to its "
+             "first launch (op k), the gap from that launch to the next (k to k + 1), and the same gap in the "
+             "session's timeline at semaphore 32, where the host did not wait before op k; the same two gaps in "
+             "the simulator. Medians in us; the excess is the median of each wait's gap less its gap at 32.\n")
+    o.append("| semaphore | waits | awake to launch k | gap k (hw) | at 32 (hw) | excess (hw), p10 / p50 / p90 | gap k (sim) | at 32 (sim) |")
+    o.append("|---|---|---|---|---|---|---|---|")
+    for sem, v in sorted(rows.items()):
+        col = lambda j: statistics.median(x[j] for x in v) / 1e3
+        ex = sorted(x[1] - x[2] for x in v)
+        o.append(f"| {sem} | {len(v)} | {col(0):.1f} | {col(1):.1f} | {col(2):.1f} | {quantile(ex, 0.1) / 1e3:.1f} / "
+                 f"{quantile(ex, 0.5) / 1e3:.1f} / {quantile(ex, 0.9) / 1e3:.1f} | {col(3):.1f} | {col(4):.1f} |")
+
+
 def post_wake(folder):
     """The host's launch gaps after a blocking semaphore wait, H200 against the simulator, over every
     session beside folder: why the host pace is highest at semaphore 1 and near 1 at 32."""
@@ -1292,6 +1336,7 @@ def post_wake(folder):
                                                                   statistics.median(x[1] for x in v) / 1e3,
                                                                   sum(waited[s][i]) / len(v)))
         o.append(f"| {i} | " + " | ".join(row) + " |")
+    first_launch_after_wake(root, o)
     by = collections.defaultdict(dict)
     for f in sorted(root.glob("*/per-execution/*/semaphore-*/validate.json")):
         d = json.load(open(f))

@@ -29,4 +29,11 @@ ReleasePathSamples time_release_path(hipStream_t s, double spin_ns_per_cycle, in
 /// rounds stay queued behind the callback that fires.
 ReleasePathSamples time_pipelined_releases(hipStream_t s, double spin_ns_per_cycle, int depth, int rounds);
 
+/// The first launch after such a wake-up (wake_first_launch_ns): `rounds` times, a ~600 us spin and
+/// a relay callback behind it that notifies the host asleep on a condition variable, then
+/// kWakeLaunches op-kernel launches on an idle second stream, each timed on the host. One sample
+/// per round, ns: the first launch less the median of the last half, the same calls once awake.
+std::vector<double> time_wake_first_launch(hipStream_t s, double spin_ns_per_cycle, int rounds);
+inline constexpr int kWakeLaunches = 8;
+
 }  // namespace allocsim::hw

@@ -160,6 +160,50 @@ ReleasePathSamples time_pipelined_releases(hipStream_t s, double spin_ns_per_cyc
   return out;
 }
 
+std::vector<double> time_wake_first_launch(hipStream_t s, double spin_ns_per_cycle, int rounds) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool released = false;
+  hipStream_t idle;
+  ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&idle, hipStreamNonBlocking));
+  OpDescriptor op;  // validation's kernel and argument block: no segments, no spin
+  op.max_blocks = 1;
+  std::vector<double> out;
+  {
+    CallbackRelay relay;  // drained (destroyed) before what its callbacks touch
+    for (int i = 0; i < rounds; ++i) {
+      released = false;
+      ALLOCSIM_HIP_CHECK(launch_spin(spin_cycles_600us(spin_ns_per_cycle), s));
+      if (!relay.enqueue(s, [&] {
+            {
+              std::lock_guard<std::mutex> lk(mu);
+              released = true;
+            }
+            cv.notify_all();
+          }))
+        throw HwError("wake-up launch: hipStreamAddCallback failed");
+      {
+        std::unique_lock<std::mutex> lk(mu);
+        if (!cv.wait_until(lk, Clock::now() + std::chrono::seconds(5), [&] { return released; }))
+          throw HwError("wake-up launch: the releasing callback did not run within 5 s");
+      }
+      std::vector<double> ns(kWakeLaunches);
+      for (double& x : ns) {
+        const auto t = Clock::now();
+        ALLOCSIM_HIP_CHECK(launch_op(op, idle));
+        x = ns_between(t, Clock::now());
+      }
+      std::vector<double> awake(ns.begin() + kWakeLaunches / 2, ns.end());
+      std::nth_element(awake.begin(), awake.begin() + awake.size() / 2, awake.end());
+      out.push_back(ns[0] - awake[awake.size() / 2]);
+      ALLOCSIM_HIP_CHECK(hipStreamSynchronize(idle));
+    }
+    ALLOCSIM_HIP_CHECK(hipStreamSynchronize(s));
+  }
+  ALLOCSIM_HIP_CHECK(hipStreamDestroy(idle));
+  return out;
+}
+
 struct ReleasePathTimer::State {
   hipStream_t stream = nullptr;
   double spin_ns_per_cycle = 1;

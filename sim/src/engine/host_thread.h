@@ -32,6 +32,7 @@ struct HostThread {
   MutexId wait_mutex = kNoMutex;     // Mutex
   bool done = false;                 // the program has ended
   bool slot_wait = false;            // its last launch found the driver's callbacks full: block next
+  bool slept = false;                // woken from a signalled wait: its next launch pays wake_first_launch_ns
   bool op_open = false;              // host op `op_index` is being run (a step: docs/explore.md)
   std::size_t op_index = 0;
 

@@ -257,6 +257,13 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
 
 void SimDevice::launch(StreamId s, DeviceOp op) {
   charge(cost(&PlatformProfile::launch_overhead_ns));
+  // A host that slept on a condition variable makes its next driver call slower: on the H200 the
+  // launch gap holding the first launch after a semaphore wait is ~10 us longer than the same gap
+  // without the wait (results/hw/post-wake). Skipped at 0, so older profiles draw nothing more.
+  if (current_ == Agent::Host && host_.slept) {
+    host_.slept = false;
+    if (config_.platform.wake_first_launch_ns > 0) charge(cost(&PlatformProfile::wake_first_launch_ns));
+  }
   if (!valid_stream(s)) return warn("launch on an invalid stream ignored");
   // The driver holds only so many host callbacks (pending_callback_limit); a launch past them
   // waits in the driver until one returns (results/hw/h200-deferred). Modelled as the host

@@ -163,6 +163,7 @@ void SimDevice::host_resume(std::uint64_t gen) {
       default:
         break;
     }
+    if (host_.wait == HostWait::Semaphore || host_.wait == HostWait::PoolFree) host_.slept = true;
     host_.wait = HostWait::None;
     host_.waking = false;
     host_.now = std::max(host_.now, now_);

@@ -36,6 +36,8 @@ struct PlatformProfile {
   TimeNs release_bookkeeping_ns = 1497;
   TimeNs sync_wakeup_ns = 2006;
   TimeNs signal_wakeup_ns = 0;  // 0: profiles from before it was measured, which charged sync_wakeup_ns
+  // 0: profiles from before it was measured (results/hw/post-wake found it in the H200's timelines).
+  TimeNs wake_first_launch_ns = 0;
   // The HIP backend's validation kernels on the device, besides their spin: 0 by default, as a
   // program whose durations were measured already includes what its kernels do; a calibration
   // file sets them, so validation predicts the kernels it runs.
@@ -73,7 +75,7 @@ struct PlatformField {
   CostPayer payer;
 };
 
-inline constexpr std::array<PlatformField, 22> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 23> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -108,6 +110,9 @@ inline constexpr std::array<PlatformField, 22> kPlatformFields = {{
     {"signal_wakeup_ns", &PlatformProfile::signal_wakeup_ns, nullptr,
      "host wake-up when another thread signals it while it sleeps on a condition variable: a compute-semaphore "
      "acquire or an OOM wait (0: sync_wakeup_ns)", CostPayer::host},
+    {"wake_first_launch_ns", &PlatformProfile::wake_first_launch_ns, nullptr,
+     "host time the first launch after such a signalled wake-up costs beyond launch_overhead_ns (a thread that "
+     "slept runs its next driver call slower)", CostPayer::host},
     {"device_op_gap_ns", &PlatformProfile::device_op_gap_ns, nullptr,
      "device time a stream spends between two dependent ops (validation kernels; 0: in the durations)", CostPayer::device},
     {"op_check_ns_per_mib", &PlatformProfile::op_check_ns_per_mib, nullptr,
