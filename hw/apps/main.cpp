@@ -5,7 +5,7 @@
 //                        [--timeline-trial K] [--state-lock callbacks-first|plain] [--warmup-trials N]
 //                        [--release-rounds N] [--release-per-trial N]
 //   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
-//                        [--release process|trials|calibration] [--blocks N] [--check-sweep]
+//                        [--release process|trials|calibration] [--blocks N] [--check-sweep] [--zero FIELD]
 //                        the files' predictions again, no GPU
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
 //                        the schedule's run with its delays forced, next to the same run unforced
@@ -325,6 +325,10 @@ int main(int argc, char** argv) {
   rep->add_flag("--check-sweep", repredict_check_sweep,
                 "predict with the validation kernel's check pass reading each word at its own time (op_check_sweep 1) "
                 "though the session's calibration predates that switch");
+  std::vector<std::string> repredict_zeroed;
+  rep->add_option("--zero", repredict_zeroed,
+                  "predict with this platform cost at 0 and without its spread, e.g. wake_first_launch_ns: what it "
+                  "changes (repeatable)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -345,6 +349,7 @@ int main(int argc, char** argv) {
       options.release = release_names.at(repredict_release);
       options.blocks = repredict_blocks;
       options.check_sweep = repredict_check_sweep;
+      options.zeroed = repredict_zeroed;
       hw::repredict_session(session, repredict_out, options,
                             [](const std::string& file) { std::cerr << "predicted " << file << "\n"; });
       std::cerr << "wrote " << repredict_out << "\n";

@@ -146,6 +146,13 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
   if (ec) throw std::runtime_error(src + ": " + ec.message());
   if (jobs.empty()) throw std::runtime_error(src + ": no validate.json below it");
   std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.from < b.from; });
+  std::vector<const PlatformField*> zeroed;
+  for (const std::string& name : options.zeroed) {
+    const PlatformField* f = find_platform_field(name);
+    if (!f) throw std::runtime_error("--zero: no platform field '" + name + "'");
+    if (!f->ns) throw std::runtime_error("--zero: '" + name + "' is a rate, not a cost that can be 0");
+    zeroed.push_back(f);
+  }
   const PlatformSpread calibrated_spread = load_platform_spread(options.platform_file);
   const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
   for (Job& job : jobs) {
@@ -166,6 +173,11 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
     PlatformProfile platform = resolved.platform;
     if (options.check_sweep) platform.op_check_sweep = 1;
     PlatformSpread spread = calibrated_spread;
+    for (const PlatformField* f : zeroed) {
+      platform.*(f->ns) = 0;
+      spread.quantiles[platform_field_index(*f)].clear();
+      spread.tails[platform_field_index(*f)].clear();
+    }
     bool release_tail = true;
     if (options.release == ReleaseSource::kProcess) {
       const json::value* pr = top.if_contains("process_release");
@@ -200,6 +212,11 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
                                       {"platform_source", options.platform_file},
                                       {"release_tail", release_tail}};
     if (options.check_sweep) top["repredicted"].as_object()["check_sweep"] = true;
+    if (!zeroed.empty()) {
+      json::array names;
+      for (const std::string& name : options.zeroed) names.emplace_back(name);
+      top["repredicted"].as_object()["zeroed"] = std::move(names);
+    }
     job.doc = std::move(top);
     progress(file.string());
   }

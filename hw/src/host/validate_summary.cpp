@@ -217,6 +217,9 @@ void read_file(const fs::path& file, Session& s) {
       r.repredicted_from = str(how, "pace", file) + " pace, " + str(how, "release", file) + " release" +
                            (json::value_to<bool>(field(how, "release_tail", file)) ? "" : " (release capped at p99)") +
                            (block_trials > 0 ? ", in blocks of " + std::to_string(block_trials) + " trials" : "");
+      if (const json::value* zeroed = how.if_contains("zeroed"))
+        for (const json::value& name : zeroed->as_array())
+          r.repredicted_from += ", " + json::value_to<std::string>(name) + " at 0";
     }
     if (o.contains("sim_warmup_paced")) {
       r.warmup_paced = read_prediction(field(o, "sim_warmup_paced", file).as_object(), file);

@@ -257,13 +257,6 @@ bool SimDevice::add_host_callback(StreamId s, HostFn fn, std::string_view what) 
 
 void SimDevice::launch(StreamId s, DeviceOp op) {
   charge(cost(&PlatformProfile::launch_overhead_ns));
-  // A host that slept on a condition variable makes its next driver call slower: on the H200 the
-  // launch gap holding the first launch after a semaphore wait is ~10 us longer than the same gap
-  // without the wait (results/hw/post-wake). Skipped at 0, so older profiles draw nothing more.
-  if (current_ == Agent::Host && host_.slept) {
-    host_.slept = false;
-    if (config_.platform.wake_first_launch_ns > 0) charge(cost(&PlatformProfile::wake_first_launch_ns));
-  }
   if (!valid_stream(s)) return warn("launch on an invalid stream ignored");
   // The driver holds only so many host callbacks (pending_callback_limit); a launch past them
   // waits in the driver until one returns (results/hw/h200-deferred). Modelled as the host
@@ -274,6 +267,14 @@ void SimDevice::launch(StreamId s, DeviceOp op) {
   StreamOp& queued = enqueue(s, StreamOp::Kind::Device);
   queued.dev = std::move(op);
   queued.step = streams_[s].device_ops++;
+  // A host that slept on a condition variable returns from its next launch later: on the H200 the
+  // gap from the first launch after a semaphore wait to the next launch is ~10 us longer than the
+  // same gap without the wait (results/hw/post-wake), so it is charged after the op is queued.
+  // Skipped at 0, so older profiles draw nothing more.
+  if (current_ == Agent::Host && host_.slept) {
+    host_.slept = false;
+    if (config_.platform.wake_first_launch_ns > 0) charge(cost(&PlatformProfile::wake_first_launch_ns));
+  }
 }
 
 void SimDevice::host_delay(TimeNs d) { charge(std::max<TimeNs>(d, 0)); }

@@ -5,6 +5,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace allocsim::hw {
 
@@ -28,6 +29,9 @@ struct RepredictOptions {
   /// Predict with the check pass sweeping its reads (op_check_sweep 1, platform.h) though the
   /// session's calibration predates the switch: the model as it is now on an older session.
   bool check_sweep = false;
+  /// Platform costs predicted at 0 and without their spread (an ablation: what each one changes in
+  /// the session's prediction). Durations only; a rate or an unknown name is refused.
+  std::vector<std::string> zeroed;
 };
 
 inline constexpr PaceSource kPaceSources[] = {PaceSource::kTrials, PaceSource::kWarmup, PaceSource::kCalibration};
@@ -39,8 +43,8 @@ const char* release_source_name(ReleaseSource r);  // "calibration", "process", 
 /// For every SRC/<scenario>/semaphore-<n>/validate.json, the same file under OUT with one more
 /// prediction per run, "sim_repredicted" (validate_report.h's "sim" fields), without the runs'
 /// "callback_trials" (most of a file's bytes; the source keeps them), and a top-level
-/// "repredicted": {"pace", "release", "blocks", "platform_source", "release_tail", and "check_sweep"
-/// true with that option} saying what it
+/// "repredicted": {"pace", "release", "blocks", "platform_source", "release_tail", "check_sweep"
+/// true with that option, and "zeroed", the fields at 0, with that one} saying what it
 /// drew from (release_tail false: the file had no tail of the process's release above p99, so
 /// draws there are its p99). Same seeds and runs as the file's "sim": with the calibration's pace and
 /// release it is "sim" again, byte for byte. Every file is read and predicted before any is
