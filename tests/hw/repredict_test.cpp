@@ -31,7 +31,8 @@ fs::path fresh_dir(const std::string& name) {
 /// into a folder of their own: the sanitizer build runs the simulator some 50 times slower than a
 /// release build, so the tests take a few points rather than all 8 (each point is the same code).
 void repredict(const std::string& session, const std::vector<std::string>& points, hw::PaceSource pace,
-               hw::ReleaseSource release, const fs::path& out, int blocks = 0, bool check_sweep = false) {
+               hw::ReleaseSource release, const fs::path& out, int blocks = 0, bool check_sweep = false,
+               std::vector<std::string> zeroed = {}) {
   const fs::path src = out.string() + ".src";
   fs::remove_all(src);
   for (const std::string& point : points) {
@@ -44,6 +45,7 @@ void repredict(const std::string& session, const std::vector<std::string>& point
   options.release = release;
   options.blocks = blocks;
   options.check_sweep = check_sweep;
+  options.zeroed = std::move(zeroed);
   hw::repredict_session(src.string(), out.string(), options, [](const std::string&) {});
   fs::remove_all(src);
 }
@@ -244,4 +246,42 @@ TEST_CASE("repredict refuses what it cannot predict, and writes nothing", "[hw][
   options.blocks = 0;
   CHECK_THROWS_WITH(run("tests/hw"), Catch::Contains("no validate.json below it"));
   CHECK(!fs::exists(out));
+}
+
+TEST_CASE("repredict --zero: one platform cost at 0, what it changes in the session's prediction", "[hw][repredict]") {
+  // h200-wake calibrated wake_first_launch_ns; at semaphore 1 the host waits before every execution.
+  const std::string point = "conv-autotune/semaphore-1";
+  const fs::path with = fresh_dir("zero-with"), without = fresh_dir("zero-without");
+  repredict("h200-wake", {point}, hw::PaceSource::kCalibration, hw::ReleaseSource::kCalibration, with);
+  repredict("h200-wake", {point}, hw::PaceSource::kCalibration, hw::ReleaseSource::kCalibration, without, 0, false,
+            {"wake_first_launch_ns"});
+  const json::value a = read_json(with / point / "validate.json"), b = read_json(without / point / "validate.json");
+  CHECK(!a.at("repredicted").as_object().contains("zeroed"));
+  CHECK(b.at("repredicted").at("zeroed") == json::array{"wake_first_launch_ns"});
+  // Without the cost the simulated host launches faster after each wait: a shorter cadence.
+  auto cadence = [](const json::value& doc) {
+    return doc.at("runs").at(0).at("sim_repredicted").at("host_cadence_ns").to_number<double>();
+  };
+  CHECK(cadence(b) < cadence(a));
+  SECTION("a cost the calibration already had at 0: the session's own prediction, byte for byte") {
+    const fs::path again = fresh_dir("zero-again");
+    repredict("h200-sweep-3", {point}, hw::PaceSource::kCalibration, hw::ReleaseSource::kCalibration, again, 0, false,
+              {"wake_first_launch_ns"});
+    const json::value c = read_json(again / point / "validate.json");
+    CHECK(c.at("runs").at(0).at("sim_repredicted") == c.at("runs").at(0).at("sim"));
+    fs::remove_all(again);
+  }
+  SECTION("a rate or an unknown name is refused, naming it") {
+    for (const auto& [name, says] : {std::pair{"spin_ns_per_cycle", "'spin_ns_per_cycle' is a rate"},
+                                     std::pair{"no_such_ns", "no platform field 'no_such_ns'"}}) {
+      const fs::path refused = fresh_dir("zero-refused");
+      CHECK_THROWS_WITH(repredict("h200-wake", {point}, hw::PaceSource::kCalibration, hw::ReleaseSource::kCalibration,
+                                  refused, 0, false, {name}),
+                        Catch::Contains(says));
+      CHECK(!fs::exists(refused));  // nothing written
+      fs::remove_all(refused.string() + ".src");
+    }
+  }
+  fs::remove_all(with);
+  fs::remove_all(without);
 }

@@ -129,6 +129,16 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-all-sweep/all",
                               "results/hw/h200-all-sweep/repredicted-trials-trials/all",
                               "results/hw/h200-all-sweep/repredicted-trials-process/all",
+                              "results/hw/h200-wake/per-execution",
+                              "results/hw/h200-wake/repredicted-calibrated/per-execution",
+                              "results/hw/h200-wake/repredicted-calibrated-without-wake/per-execution",
+                              "results/hw/h200-wake/repredicted-trials-trials/per-execution",
+                              "results/hw/h200-wake/repredicted-trials-process/per-execution",
+                              "results/hw/h200-all-wake/all",
+                              "results/hw/h200-all-wake/repredicted-calibrated/all",
+                              "results/hw/h200-all-wake/repredicted-calibrated-without-wake/all",
+                              "results/hw/h200-all-wake/repredicted-trials-trials/all",
+                              "results/hw/h200-all-wake/repredicted-trials-process/all",
                               "results/hw/h200-warmup-2/repredicted-relay-calibration/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
