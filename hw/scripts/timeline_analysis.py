@@ -879,10 +879,8 @@ def warmup(folder):
 # release timed in each validating process, with their `allocsim-hw repredict` folders (repredicted-<pace>-process).
 PACE_SESSIONS = ["h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2", "h200-trial-release",
                  "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4", "h200-trial-release-5",
-                 "h200-sweep", "h200-sweep-2"]
-PREDICTION_SESSIONS = ["h200-process-release", "h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2",
-                       "h200-trial-release", "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4",
-                       "h200-trial-release-5", "h200-sweep", "h200-sweep-2"]
+                 "h200-sweep", "h200-sweep-2", "h200-sweep-3", "h200-wake"]
+PREDICTION_SESSIONS = ["h200-process-release"] + PACE_SESSIONS
 BLOCK = 20
 # The predictions again with the check pass's read order (repredict --check-sweep): (name, key, folder).
 SWEPT = [("calibration, check sweep", "sim_repredicted", "repredicted-sweep-calibration-calibration"),
@@ -977,7 +975,41 @@ def pace(folder):
              f"the calibration's, {totals[0][0]} of {totals[0][1]}; the calibration's with the check sweep, "
              f"{totals[len(kinds) - len(SWEPT)][0]} of {totals[len(kinds) - len(SWEPT)][1]}.\n")
     o += execution_bias(root)
+    o += pace_and_calibrated_miss(root)
     return "\n".join(o).rstrip() + "\n"
+
+
+def pace_and_calibrated_miss(root):
+    """seed-repro at 32, where the host never waits: the calibrated prediction's signed miss on its worst execution
+    against the session's own host pace on that program, over every session with a per-execution pass."""
+    rows = []
+    for f in sorted(root.glob("*/per-execution/seed-repro/semaphore-32/validate.json")):
+        d = json.loads(f.read_text())
+        r = d["runs"][0]
+        if "host_cadence_by_trial" not in r:
+            continue
+        key = "sim_calibration_release" if d.get("process_release", {}).get("applied", False) else "sim"
+        pred = r[key]
+        diffs = [hw / r["trials"] - sim / pred["runs"]
+                 for hw, sim in zip(r["corrupted_by_execution"], pred["manifest_by_execution"])]
+        worst = max(diffs, key=abs)
+        rows.append((statistics.median(r["host_cadence_by_trial"]) / r["sim"]["host_cadence_ns"], 100 * worst,
+                     f.parts[-5]))
+    o = ["## seed-repro at 32: the calibrated miss follows the session's host pace\n",
+         "Per session with a per-execution pass, at seed-repro's semaphore 32 (no semaphore wait): the counted "
+         "trials' median host pace on this program (launch cadence over the simulator's median; the calibration "
+         "draws a pace of median 1.00) and the calibrated prediction's signed difference, hardware minus "
+         "prediction, on the execution where it is largest, by pace.\n",
+         "| session | trials' pace, median | calibrated: hw - prediction on the worst execution (pp) |", "|---|---|---|"]
+    for pace_median, worst, session in sorted(rows):
+        o.append(f"| {session} | {pace_median:.2f} | {worst:+.1f} |")
+    paces, worsts = [x[0] for x in rows], [x[1] for x in rows]
+    inside = [x for x in rows if 0.9 <= x[0] <= 1.1]
+    o.append(f"\nOver {len(rows)} sessions the correlation of the two is {statistics.correlation(paces, worsts):.2f}. "
+             f"With the trials' pace within 0.90-1.10, {sum(abs(x[1]) <= 20 for x in inside)} of {len(inside)} sessions "
+             f"are within 20 pp; outside it, {sum(abs(x[1]) <= 20 for x in rows if x not in inside)} of "
+             f"{len(rows) - len(inside)}.\n")
+    return o
 
 
 # The semaphores at which conv-autotune's host runs far enough ahead to corrupt more than its first executions.
