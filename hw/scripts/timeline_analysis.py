@@ -879,7 +879,7 @@ def warmup(folder):
 # release timed in each validating process, with their `allocsim-hw repredict` folders (repredicted-<pace>-process).
 PACE_SESSIONS = ["h200-warmup", "h200-warmup-2", "h200-measured", "h200-measured-2", "h200-trial-release",
                  "h200-trial-release-2", "h200-trial-release-3", "h200-trial-release-4", "h200-trial-release-5",
-                 "h200-sweep", "h200-sweep-2", "h200-sweep-3", "h200-wake"]
+                 "h200-sweep", "h200-sweep-2", "h200-sweep-3", "h200-wake", "h200-wake-2"]
 PREDICTION_SESSIONS = ["h200-process-release"] + PACE_SESSIONS
 BLOCK = 20
 # The predictions again with the check pass's read order (repredict --check-sweep): (name, key, folder).
