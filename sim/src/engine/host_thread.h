@@ -47,6 +47,11 @@ struct HostThread {
   TimeNs release_ns = 0;
   std::uint64_t releases = 0;  // host releases (Device::note_host_release), the per-free divisor
 
+  /// A wait the host sleeps in on a condition variable until another thread signals it (a
+  /// compute-semaphore acquire, an OOM wait), where the others poll: its wake-up is
+  /// signal_wakeup_ns, and its next launch pays wake_first_launch_ns.
+  bool sleeping() const { return wait == Wait::Semaphore || wait == Wait::PoolFree; }
+
   static Cause cause_of(const Step& step) {
     if (step.kind == Step::Kind::AcquireSemaphore) return Cause::Semaphore;
     if (step.kind == Step::Kind::WaitPoolFree) return Cause::Oom;

@@ -163,7 +163,7 @@ void SimDevice::host_resume(std::uint64_t gen) {
       default:
         break;
     }
-    if (host_.wait == HostWait::Semaphore || host_.wait == HostWait::PoolFree) host_.slept = true;
+    if (host_.sleeping()) host_.slept = true;
     host_.wait = HostWait::None;
     host_.waking = false;
     host_.now = std::max(host_.now, now_);
@@ -211,9 +211,8 @@ TimeNs SimDevice::host_wakeup_cost() {
   // synchronize) polls; signal_wakeup_ns for a semaphore acquire or an OOM wait, where the host
   // sleeps on a condition variable until another thread signals it: a sleeping thread's wake-up,
   // many times longer on the H200 (results/hw/h200-edge-2).
-  const bool signalled = host_.wait == HostWait::Semaphore || host_.wait == HostWait::PoolFree;
   const bool measured = config_.platform.signal_wakeup_ns > 0;  // older profiles: sync_wakeup_ns
-  return cost(signalled && measured ? &PlatformProfile::signal_wakeup_ns : &PlatformProfile::sync_wakeup_ns);
+  return cost(host_.sleeping() && measured ? &PlatformProfile::signal_wakeup_ns : &PlatformProfile::sync_wakeup_ns);
 }
 
 void SimDevice::host_wake(TimeNs at) {
