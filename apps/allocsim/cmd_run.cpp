@@ -11,6 +11,7 @@
 
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/job_farm.h"
+#include "allocsim/results/pace_scan.h"
 #include "allocsim/results/perfetto_writer.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/result_json.h"
@@ -33,6 +34,7 @@ struct RunArgs {
   std::size_t findings = 3;
   int samples = 0;  // > 0: Monte Carlo over the platform's spread (results/samples.h)
   int jobs = 0;     // 0: every core
+  std::vector<double> host_paces;  // --host-pace: the samples again at each factor (results/pace_scan.h)
   std::string progress = "auto";
   std::string schedule_path;  // a schedule file to replay (docs/explore.md)
 };
@@ -45,14 +47,19 @@ int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const alloc
   if (a.jobs > 0) farm.set_threads(unsigned(a.jobs));
   using Meter = allocsim::results::ProgressMeter;
   const Meter::Style style = farm.is_collector() ? Meter::style_named(a.progress) : Meter::Style::Off;
-  Meter meter(std::size_t(a.samples), 0, std::cerr, style, "samples", "samples");
+  Meter meter(std::size_t(a.samples) * (1 + a.host_paces.size()), 0, std::cerr, style, "samples", "samples");
   const std::optional<allocsim::SampleSet> set = allocsim::run_samples(scenario, config, spread, a.samples, farm, &meter);
+  const std::vector<allocsim::PacePoint> scan =
+      a.host_paces.empty() ? std::vector<allocsim::PacePoint>{}
+                           : allocsim::run_pace_scan(scenario, config, spread, a.samples, a.host_paces, farm, &meter);
   if (!set) return 0;  // a worker rank: it served the collector's samples
   const allocsim::SampleSet& s = *set;
   meter.finish();
-  std::cout << allocsim::format_samples(s);
+  std::cout << allocsim::format_samples(s) << allocsim::format_pace_scan(scan);
   if (!a.json_path.empty()) {
-    allocsim::write_file_atomically(a.json_path, allocsim::pretty_json(allocsim::samples_to_json(s)));
+    boost::json::object o = allocsim::samples_to_json(s);
+    if (!scan.empty()) o["host_pace_scan"] = allocsim::pace_scan_to_json(scan);
+    allocsim::write_file_atomically(a.json_path, allocsim::pretty_json(o));
     std::cout << "json      " << a.json_path << "\n";
   }
   std::cout.flush();
@@ -73,6 +80,10 @@ int run(const RunArgs& a, const CLI::App& sub) {
     schedule = allocsim::apply_schedule(a.schedule_path, config);
   }
 
+  if (!a.host_paces.empty()) {
+    if (a.samples == 0) throw allocsim::RunInputError("--host-pace scales the samples' host costs: it needs --samples N");
+    allocsim::check_pace_factors(a.host_paces);
+  }
   const allocsim::Scenario scenario = allocsim::load_for_run(config);
   if (a.samples > 0) return run_sampled(a, config, scenario);
   // One run is rank 0's alone; under mpirun the other ranks have nothing to serve.
@@ -130,6 +141,10 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       ->check(CLI::Range(1, 10'000'000));
   sub.add_option("--jobs", a->jobs, "threads for --samples per process (default: every core; under mpirun, the cores each rank is bound to, docs/cluster.md); output is the same for any")
       ->check(CLI::Range(1, 1024));
+  sub.add_option("--host-pace", a->host_paces,
+                 "with --samples, play the samples again with every host cost times each factor, e.g. 0.8,0.9,1.1,1.25: "
+                 "which executions a slower or faster host than the calibrating one would decide (results/pace_scan.h)")
+      ->delimiter(',');
   sub.add_option("--progress", a->progress, "with --samples, on stderr: auto (bar on a terminal, lines otherwise), bar, lines or off")
       ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));
   sub.footer(
@@ -140,6 +155,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       "  allocsim run training-churn --policy event-poll --set callback_latency_ns=50000 --no-races\n"
       "  allocsim run my-scenario.yaml --platform h200-calibrated.json\n"
       "  allocsim run conv-autotune --samples 1000 --platform results/hw/h200-afterop/calibration.json\n"
+      "  allocsim run seed-repro --samples 1000 --platform results/hw/h200-wake-2/calibration.json --host-pace 0.8,0.9,1.1,1.25\n"
       "  allocsim run seed-repro --schedule witness.json --trace witness.trace.json\n"
       "With --samples under mpirun (or srun) every rank runs samples; rank 0 prints and writes.\n"
       "Exit status: 0 ok, 1 races found (only with --fail-on-race), 2 bad input.");

@@ -20,12 +20,12 @@ std::pair<double, double> binomial_interval(int k, int n) {
           binomial_distribution<>::find_upper_bound_on_p(n, k, alpha, binomial_distribution<>::clopper_pearson_exact_interval)};
 }
 
-namespace {
-
 json::object rate_to_json(int k, int n) {
   const auto [lo, hi] = binomial_interval(k, n);
   return {{"samples_with_manifest", k}, {"probability", n > 0 ? double(k) / n : 0.0}, {"low", lo}, {"high", hi}};
 }
+
+namespace {
 
 json::object quantiles_to_json(const SampleQuantiles& q) {
   return {{"median", q.median}, {"p95", q.p95}, {"max", q.max}};

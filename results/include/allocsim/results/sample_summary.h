@@ -19,6 +19,10 @@ namespace allocsim {
 /// The 95% Clopper-Pearson interval of k successes in n trials (Boost.Math), as {low, high}.
 std::pair<double, double> binomial_interval(int k, int n);
 
+/// k of n samples with a manifest corruption as every output of the samples writes it:
+/// {"samples_with_manifest": k, "probability", "low", "high"} (the 95% interval).
+boost::json::object rate_to_json(int k, int n);
+
 /// Median, p95 and max over the samples (nearest rank).
 struct SampleQuantiles {
   std::uint64_t median = 0, p95 = 0, max = 0;
