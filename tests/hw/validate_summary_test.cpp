@@ -144,7 +144,9 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-all-wake/repredicted-calibrated-without-wake/all",
                               "results/hw/h200-all-wake/repredicted-trials-trials/all",
                               "results/hw/h200-all-wake/repredicted-trials-process/all",
-                              "results/hw/h200-warmup-2/repredicted-relay-calibration/all"}) {
+                              "results/hw/h200-warmup-2/repredicted-relay-calibration/all",
+                              "results/hw/h200-spin-edge", "results/hw/h200-spin-pinned",
+                              "results/hw/h200-spin-unpinned"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
