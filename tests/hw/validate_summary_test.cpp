@@ -146,7 +146,7 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-all-wake/repredicted-trials-process/all",
                               "results/hw/h200-warmup-2/repredicted-relay-calibration/all",
                               "results/hw/h200-spin-edge", "results/hw/h200-spin-pinned",
-                              "results/hw/h200-spin-unpinned"}) {
+                              "results/hw/h200-spin-unpinned", "results/hw/h200-cpu-probe"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
