@@ -12,6 +12,7 @@
 #include "allocsim/engine/execution_units.h"
 #include "allocsim/hw/corruption_pairs.h"
 #include "allocsim/hw/hw_device.h"
+#include "allocsim/hw/cpu_steal.h"
 #include "allocsim/hw/launch_cadence.h"
 #include "allocsim/hw/sim_prediction.h"
 
@@ -135,6 +136,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     // simulator compare the same program; trial t's run-time draws use the t-th seed.
     for (int t = 0; t < run.trials; ++t) {
       TrialStats s;
+      const std::optional<CpuTicks> ticks_before = read_cpu_ticks();
       try {
         s = run_trial(*device, scenario, policy, guard, config.params,
                       seeds::nth(scenario.seed, std::uint64_t(t)));
@@ -142,6 +144,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         run.error = e.what();
         run.trials = t;
         break;
+      }
+      if (const std::optional<CpuTicks> ticks_after = read_cpu_ticks(); ticks_before && ticks_after) {
+        run.cpu_ticks_by_trial.push_back(ticks_after->total - ticks_before->total);
+        run.steal_ticks_by_trial.push_back(ticks_after->steal - ticks_before->steal);
       }
       // Between this trial and the next, so the trial itself runs as without it.
       if (release_timer) run.release_after_op_by_trial.push_back(release_timer->after_op(config.release_rounds_per_trial));

@@ -227,3 +227,19 @@ TEST_CASE("validate.json carries the releases timed after each trial, only when 
   CHECK(by_trial[1].as_array()[0].to_number<double>() == 250000);
   CHECK(by_trial[0].as_array()[1].to_number<double>() == 99000);
 }
+
+TEST_CASE("validate.json and validate.md carry the hypervisor's steal during the trials, only when it was read") {
+  hw::ValidateReport r = sample();
+  auto run_of = [&] { return boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object(); };
+  CHECK(!run_of().contains("steal_share"));
+  CHECK(hw::validate_markdown(r).find("hypervisor stole") == std::string::npos);
+  CHECK(r.runs[0].steal_share() == -1);
+  r.runs[0].cpu_ticks_by_trial = {300, 500};
+  r.runs[0].steal_ticks_by_trial = {1, 7};
+  const auto run = run_of();
+  CHECK(run.at("steal_ticks_by_trial").as_array().size() == 2);
+  CHECK(run.at("cpu_ticks_by_trial").as_array()[1].to_number<int>() == 500);
+  CHECK(run.at("steal_share").as_double() == Approx(0.01));
+  CHECK(hw::validate_markdown(r).find("hypervisor stole during the counted trials (/proc/stat, all CPUs): " +
+                                      r.runs[0].policy + " + " + r.runs[0].guard + " 1.00%") != std::string::npos);
+}

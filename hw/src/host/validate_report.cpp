@@ -83,6 +83,11 @@ boost::json::object run_json(const ValidateRun& run) {
   o["host_busy_ns"] = run.host_busy_ns;
   o["host_cadence_ns"] = run.host_cadence_ns;
   o["host_cadence_by_trial"] = double_array(run.host_cadence_by_trial);
+  if (!run.steal_ticks_by_trial.empty()) {
+    o["cpu_ticks_by_trial"] = boost::json::array(run.cpu_ticks_by_trial.begin(), run.cpu_ticks_by_trial.end());
+    o["steal_ticks_by_trial"] = boost::json::array(run.steal_ticks_by_trial.begin(), run.steal_ticks_by_trial.end());
+    o["steal_share"] = run.steal_share();
+  }
   boost::json::array by_trial;
   for (const std::vector<int>& executions : run.corrupted_executions_by_trial) by_trial.push_back(int_array(executions));
   o["corrupted_executions_by_trial"] = std::move(by_trial);
@@ -256,6 +261,13 @@ std::string validate_json(const ValidateReport& r) {
   return boost::json::serialize(o) + "\n";
 }
 
+double ValidateRun::steal_share() const {
+  std::uint64_t total = 0, steal = 0;
+  for (std::uint64_t t : cpu_ticks_by_trial) total += t;
+  for (std::uint64_t t : steal_ticks_by_trial) steal += t;
+  return steal_ticks_by_trial.empty() || total == 0 ? -1 : double(steal) / double(total);
+}
+
 std::string validate_markdown(const ValidateReport& r) {
   std::ostringstream md;
   md << "# allocsim-hw validate: " << r.scenario << "\n\n";
@@ -270,6 +282,15 @@ std::string validate_markdown(const ValidateReport& r) {
                   r.process_pace->reference_ns / 1000);
     md << line;
   }
+  std::string steal;
+  for (const ValidateRun& run : r.runs)
+    if (run.steal_share() >= 0) {
+      char share[64];
+      std::snprintf(share, sizeof share, "%.2f%%", 100 * run.steal_share());
+      steal += (steal.empty() ? "" : ", ") + run.policy + " + " + run.guard + " " + share;
+    }
+  if (!steal.empty())
+    md << "- CPU time the hypervisor stole during the counted trials (/proc/stat, all CPUs): " << steal << "\n";
   if (r.process_release) {
     const ProcessRelease& pr = *r.process_release;
     auto p90 = [](const std::vector<double>& q) { return q.empty() ? 0.0 : PlatformSpread::at(q, 0.9); };

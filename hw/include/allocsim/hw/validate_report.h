@@ -15,7 +15,8 @@
 //            "peak_bytes_in_use_max", "host_ns_per_free", "host_busy_ns", "host_cadence_ns", "host_pace",
 //            "completed", "available"},
 //    "host_busy_ns", "host_cadence_ns", "host_cadence_by_trial", "corrupted_executions_by_trial" (each
-//    trial's list), "warmup" (optional: {"trials",
+//    trial's list), "cpu_ticks_by_trial", "steal_ticks_by_trial" and "steal_share" (optional: the
+//    hypervisor's steal, cpu_steal.h), "warmup" (optional: {"trials",
 //    "host_cadence_by_trial"}), "sim_host_paced", "sim_warmup_paced" and "sim_process_release"
 //    (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
@@ -136,6 +137,12 @@ struct ValidateRun {
   // this process (the kernel's end to the callback's body, ns): whether the release moves within a
   // process, trial by trial beside host_cadence_by_trial. Empty: not timed.
   std::vector<std::vector<double>> release_after_op_by_trial;
+  // Every CPU's time and the part the hypervisor stole during each counted trial (ticks of
+  // /proc/stat, cpu_steal.h), beside host_cadence_by_trial: the outside load each trial ran under.
+  // Empty where /proc/stat has no steal.
+  std::vector<std::uint64_t> cpu_ticks_by_trial, steal_ticks_by_trial;
+  /// Their sums' ratio: the share of all CPUs' time stolen during the counted trials (-1: not recorded).
+  double steal_share() const;
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
   SimPrediction sim;
   // The prediction again with this host's pace on this program, measured in the trials above:
