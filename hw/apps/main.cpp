@@ -3,7 +3,7 @@
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K] [--state-lock callbacks-first|plain] [--warmup-trials N]
-//                        [--release-rounds N] [--release-per-trial N]
+//                        [--release-rounds N] [--release-per-trial N] [--host-cpu N]
 //   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
 //                        [--release process|trials|calibration] [--blocks N] [--check-sweep] [--zero FIELD]
 //                        the files' predictions again, no GPU
@@ -129,6 +129,7 @@ struct InProcessTimings {
   int release_rounds = 1000;
   int warmup_trials = 0;
   int release_per_trial = 0;
+  int host_cpu = -1;  // --host-cpu: where the trials' thread runs (ValidateConfig::host_cpu)
 };
 
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
@@ -151,6 +152,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   config.trials = trials;
   config.warmup_trials = schedule ? 0 : timings.warmup_trials;
   config.release_rounds_per_trial = schedule ? 0 : timings.release_per_trial;
+  config.host_cpu = timings.host_cpu;
   config.sim_samples = sim_samples;
   config.semaphore = resolved.semaphore;
   config.params = resolved.params;
@@ -281,6 +283,10 @@ int main(int argc, char** argv) {
                   "release trial by trial (release_after_op_by_trial in validate.json), which repredict --release "
                   "trials draws from; not with --schedule; 0 (default): none")
       ->check(CLI::Range(0, 1000));
+  val->add_option("--host-cpu", timings.host_cpu,
+                  "pin the thread that runs the trials to this CPU (the relay's and HIP's threads keep theirs); each "
+                  "trial's CPU is in validate.json either way (host_cpu_by_trial)")
+      ->check(CLI::Range(0, 4095));
   std::string schedule_file;
   val->add_option("--schedule", schedule_file,
                   "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "

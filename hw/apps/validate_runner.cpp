@@ -12,6 +12,9 @@
 #include "allocsim/engine/execution_units.h"
 #include "allocsim/hw/corruption_pairs.h"
 #include "allocsim/hw/hw_device.h"
+#include <pthread.h>
+#include <sched.h>
+
 #include "allocsim/hw/cpu_steal.h"
 #include "allocsim/hw/launch_cadence.h"
 #include "allocsim/hw/sim_prediction.h"
@@ -41,6 +44,35 @@ CallbackTrial callback_trial(const TrialStats& s) {
   t.wall_ns = double(s.wall_ns);
   return t;
 }
+
+}  // namespace
+
+namespace {
+
+/// Pins the calling thread to one CPU for its lifetime (cpu >= 0), then gives it its CPUs back.
+/// Throws HwError when the CPU cannot be had (not online, or outside the process's taskset).
+class HostThreadPin {
+ public:
+  explicit HostThreadPin(int cpu) : pinned_(cpu >= 0) {
+    if (!pinned_) return;
+    const std::string refused = "--host-cpu " + std::to_string(cpu) + ": this thread cannot run on that CPU";
+    if (cpu >= CPU_SETSIZE) throw HwError(refused);
+    pthread_getaffinity_np(pthread_self(), sizeof before_, &before_);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) throw HwError(refused);
+  }
+  ~HostThreadPin() {
+    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof before_, &before_);
+  }
+  HostThreadPin(const HostThreadPin&) = delete;
+  HostThreadPin& operator=(const HostThreadPin&) = delete;
+
+ private:
+  bool pinned_;
+  cpu_set_t before_{};
+};
 
 }  // namespace
 
@@ -117,6 +149,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   std::vector<double> ns_per_free, instrument_per_free, host_busy;
   {
     std::unique_ptr<HwDevice> device = make_hip_device(scenario, options);
+    const HostThreadPin pin(config.host_cpu);  // after the device: its threads keep their CPUs
     std::optional<ReleasePathTimer> release_timer;
     if (config.release_rounds_per_trial > 0) release_timer.emplace(config.platform.spin_ns_per_cycle);
     // The warm-up: the same program first, uncounted, with seeds no counted trial uses. Only each
@@ -137,6 +170,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
     for (int t = 0; t < run.trials; ++t) {
       TrialStats s;
       const std::optional<CpuTicks> ticks_before = read_cpu_ticks();
+      run.host_cpu_by_trial.push_back(sched_getcpu());
       try {
         s = run_trial(*device, scenario, policy, guard, config.params,
                       seeds::nth(scenario.seed, std::uint64_t(t)));

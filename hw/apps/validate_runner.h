@@ -33,6 +33,9 @@ struct ValidateConfig {
   // --release-per-trial: release rounds timed after every counted trial (ReleasePathTimer), kept
   // as ValidateRun::release_after_op_by_trial; 0: none.
   int release_rounds_per_trial = 0;
+  // --host-cpu: the thread running the trials pinned to this CPU through the warm-up and counted
+  // trials (the relay's and HIP's threads, made before, keep theirs); -1: not pinned.
+  int host_cpu = -1;
   // validate timed the release path in its own process: `platform` and `spread` with that
   // instead of the calibration's callback_after_op_ns, for ValidateRun::sim_process_release.
   std::optional<std::pair<PlatformProfile, PlatformSpread>> process_release;

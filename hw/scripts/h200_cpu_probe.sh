@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Is the host's pace on a program the CPU's speed? (issue 17) While PROCESSES (default 8)
-# validations of seed-repro at semaphore 32 run one after another on CPUS (default 2-5, each
+# validations of seed-repro at semaphore 32 (TRIALS trials each, default 200) run one after another on CPUS (default 2-5, each
 # process under taskset -c), a probe on each of PROBE_CPUS (default 9 12) times a fixed CPU-bound
 # loop every 50 ms (probe-CPU.txt: wall clock ns, loop ns), and /proc/stat's cpu line is read every 0.5 s
 # (stat.txt: wall clock ns, then the line: its eighth number is the time stolen by the
@@ -34,7 +34,7 @@ done
 sleep 2
 for i in $(seq 1 "${PROCESSES:-8}"); do
   t0=$(date +%s%N)
-  run $B validate seed-repro --policies immediate --guards none --trials 200 --sim-samples 1000 --semaphore 32 \
+  run $B validate seed-repro --policies immediate --guards none --trials "${TRIALS:-200}" --sim-samples 1000 --semaphore 32 \
       --warmup-trials 20 --platform "$P" --out "$O/process-$i"
   echo "process-$i $t0 $(date +%s%N)" >> "$O/processes.txt"
 done

@@ -228,7 +228,7 @@ TEST_CASE("validate.json carries the releases timed after each trial, only when 
   CHECK(by_trial[0].as_array()[1].to_number<double>() == 99000);
 }
 
-TEST_CASE("validate.json and validate.md carry the hypervisor's steal during the trials, only when it was read") {
+TEST_CASE("validate.json and validate.md carry the hypervisor's steal and the trials' CPUs, only when they were read") {
   hw::ValidateReport r = sample();
   auto run_of = [&] { return boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object(); };
   CHECK(!run_of().contains("steal_share"));
@@ -240,6 +240,9 @@ TEST_CASE("validate.json and validate.md carry the hypervisor's steal during the
   CHECK(run.at("steal_ticks_by_trial").as_array().size() == 2);
   CHECK(run.at("cpu_ticks_by_trial").as_array()[1].to_number<int>() == 500);
   CHECK(run.at("steal_share").as_double() == Approx(0.01));
+  CHECK(!run.contains("host_cpu_by_trial"));
+  r.runs[0].host_cpu_by_trial = {3, 7};
+  CHECK(run_of().at("host_cpu_by_trial").as_array()[1].to_number<int>() == 7);
   CHECK(hw::validate_markdown(r).find("hypervisor stole during the counted trials (/proc/stat, all CPUs): " +
                                       r.runs[0].policy + " + " + r.runs[0].guard + " 1.00%") != std::string::npos);
 }

@@ -16,7 +16,7 @@
 //            "completed", "available"},
 //    "host_busy_ns", "host_cadence_ns", "host_cadence_by_trial", "corrupted_executions_by_trial" (each
 //    trial's list), "cpu_ticks_by_trial", "steal_ticks_by_trial" and "steal_share" (optional: the
-//    hypervisor's steal, cpu_steal.h), "warmup" (optional: {"trials",
+//    hypervisor's steal, cpu_steal.h), "host_cpu_by_trial" (optional), "warmup" (optional: {"trials",
 //    "host_cadence_by_trial"}), "sim_host_paced", "sim_warmup_paced" and "sim_process_release"
 //    (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
@@ -141,6 +141,9 @@ struct ValidateRun {
   // /proc/stat, cpu_steal.h), beside host_cadence_by_trial: the outside load each trial ran under.
   // Empty where /proc/stat has no steal.
   std::vector<std::uint64_t> cpu_ticks_by_trial, steal_ticks_by_trial;
+  // The CPU the trials' thread was on as each counted trial began (sched_getcpu): whether the
+  // pace moves with the CPU it runs on. validate --host-cpu pins it.
+  std::vector<int> host_cpu_by_trial;
   /// Their sums' ratio: the share of all CPUs' time stolen during the counted trials (-1: not recorded).
   double steal_share() const;
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
