@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include "allocsim/hw/cpu_probe.h"
 #include "allocsim/hw/cpu_steal.h"
 #include "allocsim/hw/launch_cadence.h"
 #include "allocsim/hw/sim_prediction.h"
@@ -179,6 +180,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         run.trials = t;
         break;
       }
+      run.cpu_probe_ns_by_trial.push_back(double(time_cpu_probe()));
       if (const std::optional<CpuTicks> ticks_after = read_cpu_ticks(); ticks_before && ticks_after) {
         run.cpu_ticks_by_trial.push_back(ticks_after->total - ticks_before->total);
         run.steal_ticks_by_trial.push_back(ticks_after->steal - ticks_before->steal);

@@ -2,11 +2,13 @@
 // steal, and nothing from a file without them.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <unistd.h>
 
+#include "allocsim/hw/cpu_probe.h"
 #include "allocsim/hw/cpu_steal.h"
 
 namespace {
@@ -44,4 +46,12 @@ TEST_CASE("cpu ticks: this machine's /proc/stat reads, and its steal is part of 
   REQUIRE(t);
   CHECK(t->total > 0);
   CHECK(t->steal <= t->total);
+}
+
+TEST_CASE("cpu probe: the work takes longer the more of it there is", "[hw][steal]") {
+  // Not a timing target: only that the chain is not optimised away (it would take ~0 at any length).
+  std::int64_t short_run = allocsim::hw::time_cpu_probe(1000), long_run = 0;
+  for (int i = 0; i < 5; ++i) short_run = std::min(short_run, allocsim::hw::time_cpu_probe(1000));
+  long_run = allocsim::hw::time_cpu_probe(4'000'000);
+  CHECK(long_run > 10 * short_run);
 }

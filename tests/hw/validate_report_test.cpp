@@ -243,6 +243,9 @@ TEST_CASE("validate.json and validate.md carry the hypervisor's steal and the tr
   CHECK(!run.contains("host_cpu_by_trial"));
   r.runs[0].host_cpu_by_trial = {3, 7};
   CHECK(run_of().at("host_cpu_by_trial").as_array()[1].to_number<int>() == 7);
+  CHECK(!run_of().contains("cpu_probe_ns_by_trial"));
+  r.runs[0].cpu_probe_ns_by_trial = {100000, 150000};
+  CHECK(run_of().at("cpu_probe_ns_by_trial").as_array()[1].to_number<double>() == 150000);
   CHECK(hw::validate_markdown(r).find("hypervisor stole during the counted trials (/proc/stat, all CPUs): " +
                                       r.runs[0].policy + " + " + r.runs[0].guard + " 1.00%") != std::string::npos);
 }

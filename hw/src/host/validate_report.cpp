@@ -84,6 +84,7 @@ boost::json::object run_json(const ValidateRun& run) {
   o["host_cadence_ns"] = run.host_cadence_ns;
   o["host_cadence_by_trial"] = double_array(run.host_cadence_by_trial);
   if (!run.host_cpu_by_trial.empty()) o["host_cpu_by_trial"] = int_array(run.host_cpu_by_trial);
+  if (!run.cpu_probe_ns_by_trial.empty()) o["cpu_probe_ns_by_trial"] = double_array(run.cpu_probe_ns_by_trial);
   if (!run.steal_ticks_by_trial.empty()) {
     o["cpu_ticks_by_trial"] = boost::json::array(run.cpu_ticks_by_trial.begin(), run.cpu_ticks_by_trial.end());
     o["steal_ticks_by_trial"] = boost::json::array(run.steal_ticks_by_trial.begin(), run.steal_ticks_by_trial.end());
