@@ -229,6 +229,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         run.host_calls[i].ns += s.release_calls[i].ns;
         run.host_calls_all[i].calls += s.calls[i].calls;
         run.host_calls_all[i].ns += s.calls[i].ns;
+        run.call_ns_by_trial[i].push_back(double(s.calls[i].ns));
       }
     }
   }

@@ -246,6 +246,12 @@ TEST_CASE("validate.json and validate.md carry the hypervisor's steal and the tr
   CHECK(!run_of().contains("cpu_probe_ns_by_trial"));
   r.runs[0].cpu_probe_ns_by_trial = {100000, 150000};
   CHECK(run_of().at("cpu_probe_ns_by_trial").as_array()[1].to_number<double>() == 150000);
+  CHECK(!run_of().contains("call_ns_by_trial"));
+  r.runs[0].call_ns_by_trial[std::size_t(hw::HostCall::Launch)] = {5000, 7000};
+  r.runs[0].call_ns_by_trial[std::size_t(hw::HostCall::EventQuery)] = {0, 0};  // never called: left out
+  const auto calls = run_of().at("call_ns_by_trial").as_object();
+  CHECK(calls.size() == 1);
+  CHECK(calls.at("launch").as_array()[1].to_number<double>() == 7000);
   CHECK(hw::validate_markdown(r).find("hypervisor stole during the counted trials (/proc/stat, all CPUs): " +
                                       r.runs[0].policy + " + " + r.runs[0].guard + " 1.00%") != std::string::npos);
 }

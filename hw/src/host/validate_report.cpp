@@ -1,6 +1,7 @@
 // validate.json / validate.md writers (schema in validate_report.h).
 #include "allocsim/hw/validate_report.h"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cmath>
 #include <cstdio>
@@ -85,6 +86,12 @@ boost::json::object run_json(const ValidateRun& run) {
   o["host_cadence_by_trial"] = double_array(run.host_cadence_by_trial);
   if (!run.host_cpu_by_trial.empty()) o["host_cpu_by_trial"] = int_array(run.host_cpu_by_trial);
   if (!run.cpu_probe_ns_by_trial.empty()) o["cpu_probe_ns_by_trial"] = double_array(run.cpu_probe_ns_by_trial);
+  boost::json::object calls_by_trial;
+  for (std::size_t i = 0; i < run.call_ns_by_trial.size(); ++i) {
+    const std::vector<double>& v = run.call_ns_by_trial[i];
+    if (std::any_of(v.begin(), v.end(), [](double ns) { return ns > 0; })) calls_by_trial[kHostCalls[i].name] = double_array(v);
+  }
+  if (!calls_by_trial.empty()) o["call_ns_by_trial"] = std::move(calls_by_trial);
   if (!run.steal_ticks_by_trial.empty()) {
     o["cpu_ticks_by_trial"] = boost::json::array(run.cpu_ticks_by_trial.begin(), run.cpu_ticks_by_trial.end());
     o["steal_ticks_by_trial"] = boost::json::array(run.steal_ticks_by_trial.begin(), run.steal_ticks_by_trial.end());

@@ -16,7 +16,8 @@
 //            "completed", "available"},
 //    "host_busy_ns", "host_cadence_ns", "host_cadence_by_trial", "corrupted_executions_by_trial" (each
 //    trial's list), "cpu_ticks_by_trial", "steal_ticks_by_trial" and "steal_share" (optional: the
-//    hypervisor's steal, cpu_steal.h), "host_cpu_by_trial" and "cpu_probe_ns_by_trial" (optional), "warmup" (optional: {"trials",
+//    hypervisor's steal, cpu_steal.h), "host_cpu_by_trial" and "cpu_probe_ns_by_trial" (optional), "call_ns_by_trial" (optional:
+//    {<kHostCalls name>: [ns per trial]} for the kinds called), "warmup" (optional: {"trials",
 //    "host_cadence_by_trial"}), "sim_host_paced", "sim_warmup_paced" and "sim_process_release"
 //    (optional): the same fields as "sim" (validate_runner.h),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
@@ -146,6 +147,9 @@ struct ValidateRun {
   std::vector<int> host_cpu_by_trial;
   // After each counted trial, on its thread: a fixed piece of CPU work's time (cpu_probe.h), ns.
   std::vector<double> cpu_probe_ns_by_trial;
+  // Each counted trial's host time in each kind of backend call (TrialStats::calls), ns: which calls
+  // a trial's pace went into.
+  std::array<std::vector<double>, std::size_t(HostCall::kCount)> call_ns_by_trial{};
   /// Their sums' ratio: the share of all CPUs' time stolen during the counted trials (-1: not recorded).
   double steal_share() const;
   std::string error;                    // non-empty: the run failed (e.g. starvation timeout)
