@@ -48,10 +48,14 @@ int run_sampled(const RunArgs& a, const allocsim::RunConfig& config, const alloc
   using Meter = allocsim::results::ProgressMeter;
   const Meter::Style style = farm.is_collector() ? Meter::style_named(a.progress) : Meter::Style::Off;
   Meter meter(std::size_t(a.samples) * (1 + a.host_paces.size()), 0, std::cerr, style, "samples", "samples");
-  const std::optional<allocsim::SampleSet> set = allocsim::run_samples(scenario, config, spread, a.samples, farm, &meter);
-  const std::vector<allocsim::PacePoint> scan =
-      a.host_paces.empty() ? std::vector<allocsim::PacePoint>{}
-                           : allocsim::run_pace_scan(scenario, config, spread, a.samples, a.host_paces, farm, &meter);
+  std::optional<allocsim::SampleSet> set;
+  std::vector<allocsim::PacePoint> scan;
+  if (a.host_paces.empty()) {
+    set = allocsim::run_samples(scenario, config, spread, a.samples, farm, &meter);
+  } else if (auto paced = allocsim::run_paced_samples(scenario, config, spread, a.samples, a.host_paces, farm, &meter)) {
+    set = std::move(paced->base);
+    scan = std::move(paced->points);
+  }
   if (!set) return 0;  // a worker rank: it served the collector's samples
   const allocsim::SampleSet& s = *set;
   meter.finish();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <cmath>
+#include <iterator>
 #include <set>
 
 #include "allocsim/results/runner.h"
@@ -50,20 +51,47 @@ void check_pace_factors(const std::vector<double>& factors) {
   }
 }
 
-std::vector<PacePoint> run_pace_scan(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread,
-                                     int samples, const std::vector<double>& factors, results::JobFarm& farm,
-                                     results::ProgressMeter* progress) {
+std::optional<PacedSamples> run_paced_samples(const Scenario& scenario, const RunConfig& config,
+                                              const PlatformSpread& spread, int samples,
+                                              const std::vector<double>& factors, results::JobFarm& farm,
+                                              results::ProgressMeter* progress) {
+  if (samples < 1) throw RunInputError("--samples must be at least 1");
   check_pace_factors(factors);
+  check_run_config(scenario, config);  // on every rank, before any serves
   std::vector<double> order = factors;
   std::sort(order.begin(), order.end());
-  std::vector<PacePoint> points;
-  for (double f : order) {
-    // Every rank plays the factors in the same order: a worker serves each set in turn.
-    const std::optional<SampleSet> set = run_samples(scenario, config, scale_host_pace(spread, f), samples, farm, progress);
-    if (!set) continue;
-    points.push_back({f, set->samples, set->manifest_by_execution, set->samples_with_manifest});
+  // Set 0 is the spread as it is; set k + 1 has its host pace times order[k].
+  std::vector<PlatformSpread> spreads = {spread};
+  for (double f : order) spreads.push_back(scale_host_pace(spread, f));
+  const std::size_t n = std::size_t(samples);
+  const results::JobHandler handler = [&](std::size_t i, const std::string&) {
+    return sample_run_text(run_sample(scenario, config, spreads[i / n], int(i % n)));
+  };
+  if (!farm.is_collector()) {
+    farm.serve(handler);
+    return std::nullopt;
   }
-  return points;
+  std::vector<SampleRun> runs(n * spreads.size());
+  results::FarmRun job;
+  for (std::size_t i = 0; i < runs.size(); ++i) job.todo.push_back(i);
+  job.progress = progress;
+  const std::vector<results::JobFailure> failed =
+      farm.run(job, handler, [&](std::size_t i, std::string&& payload) { runs[i] = sample_run_from_text(payload); });
+  if (!failed.empty())
+    throw RunInputError("sample " + std::to_string(failed[0].index % n) +
+                        (failed[0].rank > 0 ? " (rank " + std::to_string(failed[0].rank) + ")" : "") + ": " +
+                        failed[0].what);
+  auto set_of = [&](std::size_t k) {
+    std::vector<SampleRun> part(std::make_move_iterator(runs.begin() + std::ptrdiff_t(k * n)),
+                                std::make_move_iterator(runs.begin() + std::ptrdiff_t((k + 1) * n)));
+    return assemble_samples(std::move(part));
+  };
+  PacedSamples out{set_of(0), {}};
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const SampleSet set = set_of(k + 1);
+    out.points.push_back({order[k], set.samples, set.manifest_by_execution, set.samples_with_manifest});
+  }
+  return out;
 }
 
 std::string format_pace_scan(const std::vector<PacePoint>& points) {

@@ -28,10 +28,13 @@ RunConfig seed_repro(int semaphore) {
   return c;
 }
 
-std::vector<PacePoint> scan(int semaphore, const std::vector<double>& factors, int samples, int jobs) {
+PacedSamples paced(int semaphore, const std::vector<double>& factors, int samples, int jobs) {
   const std::unique_ptr<results::JobFarm> farm = results::make_thread_farm(unsigned(jobs));
-  return run_pace_scan(load_scenario("seed-repro"), seed_repro(semaphore), load_platform_spread(kCalibration), samples,
-                       factors, *farm);
+  return *run_paced_samples(load_scenario("seed-repro"), seed_repro(semaphore), load_platform_spread(kCalibration),
+                            samples, factors, *farm);
+}
+std::vector<PacePoint> scan(int semaphore, const std::vector<double>& factors, int samples, int jobs) {
+  return paced(semaphore, factors, samples, jobs).points;
 }
 
 PacePoint point(double factor, int samples, std::vector<int> by_execution) {
@@ -54,6 +57,7 @@ TEST_CASE("pace scan: a factor multiplies every quantile of the host pace", "[sa
 }
 
 TEST_CASE("pace scan: factors must be positive, finite and distinct", "[samples][pace]") {
+  CHECK_THROWS_AS(paced(32, {1.1, 1.1}, 5, 1), RunInputError);
   CHECK_THROWS_AS(check_pace_factors({1.0, 0.0}), RunInputError);
   CHECK_THROWS_AS(check_pace_factors({-1.0}), RunInputError);
   CHECK_THROWS_AS(check_pace_factors({std::nan("")}), RunInputError);
@@ -70,9 +74,10 @@ TEST_CASE("pace scan: a slower host corrupts seed-repro's execution 1 at semapho
   CHECK(points[2].factor == 1.3);
   CHECK(points[0].manifest_by_execution.at(1) < points[1].manifest_by_execution.at(1));
   CHECK(points[1].manifest_by_execution.at(1) < points[2].manifest_by_execution.at(1));
-  // At a factor of 1 the samples are run_samples' own.
+  // At a factor of 1, and in the base set, the samples are run_samples' own.
   const SampleSet base = run_samples(load_scenario("seed-repro"), seed_repro(32), load_platform_spread(kCalibration), 200, 2);
   CHECK(points[1].manifest_by_execution == base.manifest_by_execution);
+  CHECK(format_samples(paced(32, {1.3}, 200, 2).base) == format_samples(base));
   CHECK(format_pace_scan(points).find("execution 1 ") != std::string::npos);
 }
 

@@ -8,6 +8,7 @@
 // rate moves with it are shown factor by factor: a user sees which executions a host some percent
 // slower or faster than the calibration's would decide.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,12 +39,21 @@ struct PacePoint {
 /// Throws RunInputError unless every factor is positive and finite, and no factor repeats.
 void check_pace_factors(const std::vector<double>& factors);
 
-/// The samples of run_samples played once per factor, in the given order, with the same seeds.
-/// On a worker rank it serves the collector's samples and returns nothing. `progress` ticks once
-/// per finished sample over all factors.
-std::vector<PacePoint> run_pace_scan(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread,
-                                     int samples, const std::vector<double>& factors, results::JobFarm& farm,
-                                     results::ProgressMeter* progress = nullptr);
+/// The samples of run_samples at the spread as it is, and again at each factor (ascending), with
+/// the same seeds.
+struct PacedSamples {
+  SampleSet base;
+  std::vector<PacePoint> points;
+};
+
+/// All of it as ONE run of the farm (job i: set i / samples, sample i % samples), since a worker
+/// rank serves a single run per command. nullopt on a worker rank, which has served the
+/// collector's jobs. Throws what run_samples throws, and RunInputError for bad factors. `progress`
+/// ticks once per finished sample over all sets.
+std::optional<PacedSamples> run_paced_samples(const Scenario& scenario, const RunConfig& config,
+                                              const PlatformSpread& spread, int samples,
+                                              const std::vector<double>& factors, results::JobFarm& farm,
+                                              results::ProgressMeter* progress = nullptr);
 
 /// The executions whose rate differs between factors by at least `moved` samples in 20 (5 points),
 /// one row each with its rate at every factor (ascending), and a closing line computed from them:
