@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Is the host's pace on a program the CPU's speed? (issue 17) While PROCESSES (default 8)
-# validations of seed-repro at semaphore 32 (TRIALS trials each, default 200) run one after another on CPUS (default 2-5, each
-# process under taskset -c), a probe on each of PROBE_CPUS (default 9 12) times a fixed CPU-bound
-# loop every 50 ms (probe-CPU.txt: wall clock ns, loop ns), and /proc/stat's cpu line is read every 0.5 s
-# (stat.txt: wall clock ns, then the line: its eighth number is the time stolen by the
-# hypervisor). processes.txt has each validation's start and end (wall clock ns), so the probe's
-# speed and the steal during each process can be set against that process's host pace
-# (timeline_analysis.py cpu-probe). Run on the device machine from the repo root with the binary
-# and its libraries in .hwcarry/ (hw/README.md). Writes $OUT/$NAME/ (default h200-cpu-probe).
+# validations of seed-repro at semaphore 32 (TRIALS trials each, default 200) run one after another
+# on CPUS (default 2-5, each process under taskset -c), a probe on each of PROBE_CPUS (default 9 12)
+# times a fixed CPU-bound loop every 50 ms (probe-CPU.txt: wall clock ns, loop ns), and /proc/stat's
+# cpu line is read every 0.5 s (stat.txt: wall clock ns, then the line: its eighth number is the
+# time stolen by the hypervisor). processes.txt has each validation's start and end (wall clock
+# ns), so the probe's speed and the steal during each process can be set against that process's
+# host pace (timeline_analysis.py cpu-probe). Run on the device machine from the repo root with the
+# binary and its libraries in .hwcarry/ (hw/README.md). Writes $OUT/$NAME/ (default h200-cpu-probe).
 set -u
 NAME=${NAME:-h200-cpu-probe}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
