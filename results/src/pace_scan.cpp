@@ -55,32 +55,16 @@ std::optional<PacedSamples> run_paced_samples(const Scenario& scenario, const Ru
                                               const PlatformSpread& spread, int samples,
                                               const std::vector<double>& factors, results::JobFarm& farm,
                                               results::ProgressMeter* progress) {
-  if (samples < 1) throw RunInputError("--samples must be at least 1");
   check_pace_factors(factors);
-  check_run_config(scenario, config);  // on every rank, before any serves
   std::vector<double> order = factors;
   std::sort(order.begin(), order.end());
   // Set 0 is the spread as it is; set k + 1 has its host pace times order[k].
   std::vector<PlatformSpread> spreads = {spread};
   for (double f : order) spreads.push_back(scale_host_pace(spread, f));
+  std::optional<std::vector<SampleRun>> all = run_sample_jobs(scenario, config, spreads, samples, farm, progress);
+  if (!all) return std::nullopt;
+  std::vector<SampleRun>& runs = *all;
   const std::size_t n = std::size_t(samples);
-  const results::JobHandler handler = [&](std::size_t i, const std::string&) {
-    return sample_run_text(run_sample(scenario, config, spreads[i / n], int(i % n)));
-  };
-  if (!farm.is_collector()) {
-    farm.serve(handler);
-    return std::nullopt;
-  }
-  std::vector<SampleRun> runs(n * spreads.size());
-  results::FarmRun job;
-  for (std::size_t i = 0; i < runs.size(); ++i) job.todo.push_back(i);
-  job.progress = progress;
-  const std::vector<results::JobFailure> failed =
-      farm.run(job, handler, [&](std::size_t i, std::string&& payload) { runs[i] = sample_run_from_text(payload); });
-  if (!failed.empty())
-    throw RunInputError("sample " + std::to_string(failed[0].index % n) +
-                        (failed[0].rank > 0 ? " (rank " + std::to_string(failed[0].rank) + ")" : "") + ": " +
-                        failed[0].what);
   auto set_of = [&](std::size_t k) {
     std::vector<SampleRun> part(std::make_move_iterator(runs.begin() + std::ptrdiff_t(k * n)),
                                 std::make_move_iterator(runs.begin() + std::ptrdiff_t((k + 1) * n)));

@@ -100,29 +100,38 @@ SampleSet assemble_samples(std::vector<SampleRun>&& runs) {
   return s;
 }
 
-std::optional<SampleSet> run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread,
-                                     int samples, results::JobFarm& farm, results::ProgressMeter* progress) {
+std::optional<std::vector<SampleRun>> run_sample_jobs(const Scenario& scenario, const RunConfig& config,
+                                                      const std::vector<PlatformSpread>& spreads, int samples,
+                                                      results::JobFarm& farm, results::ProgressMeter* progress) {
   if (samples < 1) throw RunInputError("--samples must be at least 1");
   check_run_config(scenario, config);  // on every rank, before any serves
+  const std::size_t n = std::size_t(samples);
   const results::JobHandler handler = [&](std::size_t i, const std::string&) {
-    return sample_run_text(run_sample(scenario, config, spread, int(i)));
+    return sample_run_text(run_sample(scenario, config, spreads[i / n], int(i % n)));
   };
   if (!farm.is_collector()) {
     farm.serve(handler);
     return std::nullopt;
   }
-  std::vector<SampleRun> runs(static_cast<std::size_t>(samples));
+  std::vector<SampleRun> runs(n * spreads.size());
   results::FarmRun job;
-  for (int i = 0; i < samples; ++i) job.todo.push_back(std::size_t(i));
+  for (std::size_t i = 0; i < runs.size(); ++i) job.todo.push_back(i);
   job.progress = progress;
   const std::vector<results::JobFailure> failed =
       farm.run(job, handler, [&](std::size_t i, std::string&& payload) { runs[i] = sample_run_from_text(payload); });
   // The same bad input fails every sample: report the first.
   if (!failed.empty())
-    throw RunInputError("sample " + std::to_string(failed[0].index) +
+    throw RunInputError("sample " + std::to_string(failed[0].index % n) +
                         (failed[0].rank > 0 ? " (rank " + std::to_string(failed[0].rank) + ")" : "") + ": " +
                         failed[0].what);
-  return assemble_samples(std::move(runs));
+  return runs;
+}
+
+std::optional<SampleSet> run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread,
+                                     int samples, results::JobFarm& farm, results::ProgressMeter* progress) {
+  std::optional<std::vector<SampleRun>> runs = run_sample_jobs(scenario, config, {spread}, samples, farm, progress);
+  if (!runs) return std::nullopt;
+  return assemble_samples(std::move(*runs));
 }
 
 SampleSet run_samples(const Scenario& scenario, const RunConfig& config, const PlatformSpread& spread, int samples,

@@ -56,6 +56,14 @@ SampleRun sample_run_from_json(const boost::json::value& value);
 /// The set of `runs` (sample order). Throws RunInputError when there are none.
 SampleSet assemble_samples(std::vector<SampleRun>&& runs);
 
+/// The samples of each spread in `spreads`, `samples` of each with the same seeds, as ONE run of the
+/// farm (job i: spreads[i / samples], sample i % samples; a worker rank serves a single run per
+/// command): every run in job order on the collector, nullopt on a worker rank. Throws
+/// RunInputError (bad policy or guard; samples < 1; a sample that failed, named with its index).
+std::optional<std::vector<SampleRun>> run_sample_jobs(const Scenario& scenario, const RunConfig& config,
+                                                      const std::vector<PlatformSpread>& spreads, int samples,
+                                                      results::JobFarm& farm, results::ProgressMeter* progress);
+
 /// Runs the samples on the farm (job_farm.h): the set on the collector, nullopt on a worker rank
 /// (which has served the collector's samples). Throws RunInputError (bad policy or guard;
 /// samples < 1; a sample that failed, named with its index). `progress` (optional) ticks once per
