@@ -2,7 +2,7 @@
 //   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
-//                        [--timeline-trial K] [--state-lock callbacks-first|plain] [--warmup-trials N]
+//                        [--timeline-trial K] [--callback-log FILE] [--state-lock callbacks-first|plain] [--warmup-trials N]
 //                        [--release-rounds N] [--release-per-trial N] [--host-cpu N]
 //   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
 //                        [--release process|trials|calibration] [--blocks N] [--check-sweep] [--zero FIELD]
@@ -134,8 +134,8 @@ struct InProcessTimings {
 
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
-                 const std::string& timeline_path, int timeline_trial, const ScheduleRequest* schedule,
-                 bool callbacks_first, const InProcessTimings& timings) {
+                 const std::string& timeline_path, int timeline_trial, const std::string& callback_log_path,
+                 const ScheduleRequest* schedule, bool callbacks_first, const InProcessTimings& timings) {
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
@@ -189,6 +189,11 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   }
   if (timings.release_rounds > 0 && !schedule)
     report.process_release = time_process_release(config, timings.release_rounds);
+  hw::CallbackLog callback_log;
+  callback_log.scenario = scenario.name;
+  callback_log.semaphore = config.semaphore;
+  callback_log.buffer_names = scenario.program.buffer_names;
+  hw::CallbackLog* log = callback_log_path.empty() ? nullptr : &callback_log;
   hw::TimelineFile timeline;
   timeline.scenario = scenario.name;
   timeline.semaphore = config.semaphore;
@@ -198,7 +203,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
       hw::TimelineCombination* t = nullptr;
       // With a schedule the timeline shows the forced run, the one a schedule is checked by.
       if (!timeline_path.empty() && !schedule) t = &timeline.combinations.emplace_back();
-      report.runs.push_back(hw::validate_combination(scenario, p, g, config, t));
+      report.runs.push_back(hw::validate_combination(scenario, p, g, config, t, log));
     }
   if (schedule) {
     hw::ValidateConfig forced_config = config;
@@ -217,6 +222,10 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   if (!timeline_path.empty()) {
     hw::write_timeline_file(timeline_path, timeline);
     std::cerr << "wrote " << timeline_path << "\n";
+  }
+  if (log) {
+    hw::write_callback_log(callback_log_path, callback_log);
+    std::cerr << "wrote " << callback_log_path << "\n";
   }
   return 0;
 }
@@ -258,6 +267,11 @@ int main(int argc, char** argv) {
                   "diagnostic: also write this JSON file with one trial's device-op start/end times of each "
                   "combination (GPU %globaltimer) next to the simulator's for the same seed, with the host's side (each "
                   "callback's stages and each semaphore wait, host clock; every trial records them)");
+  std::string callback_log_path;
+  val->add_option("--callback-log", callback_log_path,
+                  "diagnostic: also write this file with the host's side of every counted trial, as JSON lines: each "
+                  "callback's stages (whose, on which stream), each semaphore wait, each allocation and pool free, and "
+                  "when in-use bytes reached the trial's peak (host clock; hw/include/allocsim/hw/timeline.h)");
   int timeline_trial = 0;
   val->add_option("--timeline-trial", timeline_trial, "the trial --timeline shows (default 0, the first)")
       ->check(CLI::Range(0, 1 << 20));
@@ -373,7 +387,7 @@ int main(int argc, char** argv) {
     else if (scenario.empty())
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
-                        timeline_trial, request ? &*request : nullptr,
+                        timeline_trial, callback_log_path, request ? &*request : nullptr,
                         state_lock == "callbacks-first", timings);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";

@@ -118,7 +118,8 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
 }
 
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
-                                 const ValidateConfig& config, TimelineCombination* timeline) {
+                                 const ValidateConfig& config, TimelineCombination* timeline,
+                                 CallbackLog* callback_log) {
   ValidateRun run;
   run.policy = policy;
   run.guard = guard;
@@ -133,6 +134,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   options.params = config.params;
   options.wait_timeout_ns = 5'000'000'000;  // a starving combination fails in 5 s, not 20
   options.record_timeline = timeline != nullptr;
+  options.record_callbacks = callback_log != nullptr;
   options.callbacks_first = config.callbacks_first;
   options.forced = config.forced;
   for (const ForcedDelay& f : config.forced) {
@@ -204,6 +206,10 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         if (!s.forced[k].held) r.not_held_trials.push_back(t);
         if (!s.forced[k].signalled) r.not_signalled_trials.push_back(t);
       }
+      if (callback_log)
+        callback_log->trials.push_back(CallbackLogTrial{policy, guard, t, s.peak_bytes_in_use, s.peak_in_use_at_ns,
+                                                        s.timeline_callbacks, s.timeline_semaphore_waits,
+                                                        std::move(s.timeline_memory)});
       if (timeline && t == config.timeline_trial) {
         timeline->corrupted_words = s.corrupted_words;
         timeline->dropped = s.timeline_dropped;

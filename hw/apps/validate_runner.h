@@ -50,7 +50,10 @@ TrialStats run_trial(HwDevice& device, const Scenario& scenario, const std::stri
 /// `timeline` non-null: the device records op times (every trial, so all trials run alike) and
 /// trial `config.timeline_trial`'s, with the simulator's spans for the same seed, go into
 /// *timeline (timeline.h).
+/// `callback_log` non-null: every trial keeps its host side (HwDeviceOptions::record_callbacks),
+/// appended to *callback_log, one CallbackLogTrial per counted trial.
 ValidateRun validate_combination(const Scenario& scenario, const std::string& policy, const std::string& guard,
-                                 const ValidateConfig& config, TimelineCombination* timeline = nullptr);
+                                 const ValidateConfig& config, TimelineCombination* timeline = nullptr,
+                                 CallbackLog* callback_log = nullptr);
 
 }  // namespace allocsim::hw

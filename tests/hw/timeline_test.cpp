@@ -3,6 +3,8 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "allocsim/hw/timeline.h"
 #include "allocsim/results/atomic_file.h"
@@ -113,7 +115,7 @@ TEST_CASE("timeline file: schema and atomic write") {
   c.dropped = 1;
   c.ops = {{0, "compute", "conv", "kernel", 0, 500}};
   c.sim_ops = {{0, "compute", "conv", "kernel", 0, 450}, {1, "autotune", "memset", "memset", 10, 20}};
-  c.callbacks = {{100, 300, 320, 330, 340}};
+  c.callbacks = {{100, 300, 320, 330, 340, "deferred-callback", "callback:compute"}};
   c.semaphore_waits = {{50, 345}, {400, 400}};
   f.combinations.push_back(c);
   const boost::json::value v = boost::json::parse(hw::timeline_json(f));
@@ -150,6 +152,8 @@ TEST_CASE("timeline file: schema and atomic write") {
   CHECK(cb.at("taken_up_ns").to_number<std::int64_t>() == 320);
   CHECK(cb.at("locked_ns").to_number<std::int64_t>() == 330);
   CHECK(cb.at("done_ns").to_number<std::int64_t>() == 340);
+  CHECK(cb.at("what").as_string() == "deferred-callback");
+  CHECK(cb.at("stream").as_string() == "callback:compute");
   const auto& waits = o.at("semaphore_waits").as_array();
   REQUIRE(waits.size() == 2);
   CHECK(waits[0].as_object().at("since_ns").to_number<std::int64_t>() == 50);
@@ -161,5 +165,56 @@ TEST_CASE("timeline file: schema and atomic write") {
   const std::string path = (dir / "timeline.json").string();
   hw::write_timeline_file(path, f);
   CHECK(read_whole_file(path) == hw::timeline_json(f));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("callback log: a header line, then one line per trial with buffers by name") {
+  hw::CallbackLog log;
+  log.scenario = "seed-repro";
+  log.semaphore = 1;
+  log.buffer_names = {"X", "Y", "scratch"};
+  hw::CallbackLogTrial t;
+  t.policy = "deferred-callback";
+  t.guard = "wait-compute";
+  t.trial = 7;
+  t.peak_bytes_in_use = 12582912;
+  t.peak_in_use_at_ns = 900;
+  t.callbacks = {{100, 300, 320, 330, 340, "semaphore-release", "callback:compute"}};
+  t.semaphore_waits = {{50, 60}};
+  t.memory = {{900, 2, true, 4194304}, {950, 2, false, 4194304}, {960, 9, true, 16}};
+  log.trials = {t, t};
+  log.trials[1].trial = 8;
+  const std::string text = hw::callback_log_lines(log);
+  std::vector<boost::json::value> lines;
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
+    lines.push_back(boost::json::parse(text.substr(from, nl - from)));
+  CHECK(from == text.size());  // every line ends in a newline
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].as_object().at("scenario").as_string() == "seed-repro");
+  CHECK(lines[0].as_object().at("semaphore").to_number<int>() == 1);
+  const auto& o = lines[1].as_object();
+  CHECK(o.at("policy").as_string() == "deferred-callback");
+  CHECK(o.at("guard").as_string() == "wait-compute");
+  CHECK(o.at("trial").to_number<int>() == 7);
+  CHECK(lines[2].as_object().at("trial").to_number<int>() == 8);
+  CHECK(o.at("peak_bytes_in_use").to_number<std::uint64_t>() == 12582912);
+  CHECK(o.at("peak_in_use_at_ns").to_number<std::int64_t>() == 900);
+  CHECK(o.at("host_callbacks").as_array()[0].as_object().at("what").as_string() == "semaphore-release");
+  CHECK(o.at("semaphore_waits").as_array()[0].as_object().at("acquired_ns").to_number<std::int64_t>() == 60);
+  const auto& memory = o.at("memory").as_array();
+  REQUIRE(memory.size() == 3);
+  CHECK(memory[0].as_object().at("buffer").as_string() == "scratch");
+  CHECK(memory[0].as_object().at("allocated").as_bool());
+  CHECK_FALSE(memory[1].as_object().at("allocated").as_bool());
+  CHECK(memory[1].as_object().at("at_ns").to_number<std::int64_t>() == 950);
+  CHECK(memory[2].as_object().at("buffer").as_string() == "9");  // an id the program does not name
+  CHECK(memory[2].as_object().at("bytes").to_number<std::uint64_t>() == 16);
+
+  const auto dir = std::filesystem::temp_directory_path() / "allocsim-callback-log-test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "log.jsonl").string();
+  hw::write_callback_log(path, log);
+  CHECK(read_whole_file(path) == text);
   std::filesystem::remove_all(dir);
 }

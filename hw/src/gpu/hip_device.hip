@@ -229,6 +229,7 @@ class HipDevice final : public HwDevice {
     }
     mem_->flush();
     stats_.peak_bytes_in_use = mem_->peaks().in_use.bytes;
+    stats_.peak_in_use_at_ns = mem_->peaks().in_use.time + since_trial_start(t0_);  // now() counts from t0_
     for (EventId e = 0; e < EventId(events_.size()); ++e)
       if (events_[e]) destroy_event(e);
     return stats_;
@@ -389,9 +390,12 @@ class HipDevice final : public HwDevice {
   bool add_host_callback(StreamId s, HostFn fn, std::string_view what) override {
     CallTimer timed(*this, HostCall::CallbackEnqueue);
     std::lock_guard<StateMutex> lk(state_mu_);
-    (void)what;
     if (chooser_ && chooser_->chance(callback_enqueue_failure(params_))) return false;
-    if (!relay_.enqueue(stream(s), [this, fn = std::move(fn), enqueued = Clock::now()] { run_callback(fn, enqueued); }))
+    CallbackName name;
+    if (records_host_side()) name = CallbackName{std::string(what), stream_name(s)};
+    if (!relay_.enqueue(stream(s), [this, fn = std::move(fn), enqueued = Clock::now(), name = std::move(name)] {
+          run_callback(fn, enqueued, name);
+        }))
       return false;
     ++stats_.callbacks;
     return true;
@@ -432,7 +436,8 @@ class HipDevice final : public HwDevice {
     DevicePool* dp = bfc_pools_->get(pool);
     if (!dp) return std::nullopt;
     std::optional<Addr> a = dp->bfc().allocate(bytes);
-    mem_->sample(now());
+    alloc_sampled_at_ = now();
+    mem_->sample(alloc_sampled_at_);
     if (!a) {
       if (dp->bound_refusals())
         warnings_.insert("pool '" + p.name + "' ran past its device allocation: placement left the oracle's");
@@ -464,7 +469,10 @@ class HipDevice final : public HwDevice {
       }
       dp->bfc().deallocate(chunk.addr);
       mem_->on_pool_free(chunk);
-      mem_->sample(now());
+      const TimeNs freed_at = now();
+      mem_->sample(freed_at);
+      if (records_host_side())
+        stats_.timeline_memory.push_back(TimelineMemoryEvent{freed_at + since_trial_start(t0_), buffer, false, chunk.bytes});
       if (instrumented([&] { return buffer_streams_busy(buffer); })) {
         p.hot.push_back(HotRange{chunk.addr, chunk.addr + chunk.bytes, buffer});
         if (p.hot.size() > 4096) p.hot.pop_front();
@@ -546,6 +554,9 @@ class HipDevice final : public HwDevice {
       pending_alias_.erase(pa);
     }
     chunks_[buf.id] = buf.chunk;
+    if (records_host_side())  // at the pool's sample, the time a peak it made is stamped with
+      stats_.timeline_memory.push_back(TimelineMemoryEvent{alloc_sampled_at_ + since_trial_start(t0_), buf.id, true,
+                                                           buf.chunk.bytes});
     if (buf.id >= 0 && std::size_t(buf.id) < versions_.size()) versions_[buf.id].clear();
     mem_->on_alloc(buf);
     mem_->sample(now());
@@ -776,7 +787,7 @@ class HipDevice final : public HwDevice {
       --sem_available_;
     }
     // The host thread's own list (the relay's thread never touches it): no lock.
-    if (options_.record_timeline)
+    if (records_host_side())
       stats_.timeline_semaphore_waits.push_back(TimelineSemaphoreWait{since_trial_start(since), since_trial_start(Clock::now())});
   }
   std::int64_t since_trial_start(Clock::time_point t) const {
@@ -815,7 +826,11 @@ class HipDevice final : public HwDevice {
   }
 
   // ---- callbacks: the relay's thread runs the policy code (callback_relay.h)
-  void run_callback(const HostFn& fn, Clock::time_point enqueued) {
+  struct CallbackName {
+    std::string what, stream;  // TimelineCallback's
+  };
+  bool records_host_side() const { return options_.record_timeline || options_.record_callbacks; }
+  void run_callback(const HostFn& fn, Clock::time_point enqueued, const CallbackName& name) {
     try {
       const auto reached = Clock::now();
       state_mu_.lock_for_callback();
@@ -829,10 +844,10 @@ class HipDevice final : public HwDevice {
       fn(*this);
       const auto done = Clock::now();
       stats_.callback_hold_samples.push_back(sample_ns(done - locked));
-      if (options_.record_timeline)
+      if (records_host_side())
         stats_.timeline_callbacks.push_back(TimelineCallback{since_trial_start(enqueued), since_trial_start(relay_.handed_over()),
                                                              since_trial_start(relay_.taken_up()), since_trial_start(locked),
-                                                             since_trial_start(done)});
+                                                             since_trial_start(done), name.what, name.stream});
     } catch (const std::exception& e) {
       std::lock_guard<StateMutex> lk(state_mu_);
       warnings_.insert(std::string("host callback failed: ") + e.what());
@@ -856,6 +871,7 @@ class HipDevice final : public HwDevice {
   std::map<BufferId, Chunk> chunks_;
   std::map<BufferId, std::uint64_t> use_masks_;
   std::map<PoolId, std::pair<Addr, BufferId>> pending_alias_;  // allocation -> note_alloc hand-off
+  TimeNs alloc_sampled_at_ = 0;  // the last pool_allocate's sample time (now()), for note_alloc's record
   std::vector<VersionMap> versions_;
   unsigned long long* counters_ = nullptr;
   unsigned long long* sources_ = nullptr;  // null: the program has too many allocations for it

@@ -49,6 +49,21 @@ boost::json::array ops_json(const std::vector<TimelineOp>& ops) {
   return a;
 }
 
+boost::json::array callbacks_json(const std::vector<TimelineCallback>& callbacks) {
+  boost::json::array a;
+  for (const TimelineCallback& b : callbacks)
+    a.push_back({{"what", b.what}, {"stream", b.stream}, {"enqueued_ns", b.enqueued_ns},
+                 {"handed_over_ns", b.handed_over_ns}, {"taken_up_ns", b.taken_up_ns}, {"locked_ns", b.locked_ns},
+                 {"done_ns", b.done_ns}});
+  return a;
+}
+
+boost::json::array semaphore_waits_json(const std::vector<TimelineSemaphoreWait>& waits) {
+  boost::json::array a;
+  for (const TimelineSemaphoreWait& w : waits) a.push_back({{"since_ns", w.since_ns}, {"acquired_ns", w.acquired_ns}});
+  return a;
+}
+
 }  // namespace
 
 std::string_view device_op_kind_name(DeviceOpKind k) {
@@ -144,14 +159,8 @@ std::string timeline_json(const TimelineFile& file) {
     o["dropped"] = c.dropped;
     o["ops"] = ops_json(c.ops);
     o["sim_ops"] = ops_json(c.sim_ops);
-    boost::json::array cbs, waits;
-    for (const TimelineCallback& b : c.callbacks)
-      cbs.push_back({{"enqueued_ns", b.enqueued_ns}, {"handed_over_ns", b.handed_over_ns}, {"taken_up_ns", b.taken_up_ns},
-                     {"locked_ns", b.locked_ns}, {"done_ns", b.done_ns}});
-    for (const TimelineSemaphoreWait& w : c.semaphore_waits)
-      waits.push_back({{"since_ns", w.since_ns}, {"acquired_ns", w.acquired_ns}});
-    o["host_callbacks"] = std::move(cbs);
-    o["semaphore_waits"] = std::move(waits);
+    o["host_callbacks"] = callbacks_json(c.callbacks);
+    o["semaphore_waits"] = semaphore_waits_json(c.semaphore_waits);
     combos.push_back(std::move(o));
   }
   boost::json::object root;
@@ -167,6 +176,39 @@ std::string timeline_json(const TimelineFile& file) {
 
 void write_timeline_file(const std::string& path, const TimelineFile& file) {
   write_file_atomically(path, timeline_json(file));
+}
+
+std::string callback_log_lines(const CallbackLog& log) {
+  boost::json::object head;
+  head["scenario"] = log.scenario;
+  head["semaphore"] = log.semaphore;
+  head["clock"] = "the host's steady clock, ns from each trial's start";
+  std::string out = boost::json::serialize(head) + "\n";
+  for (const CallbackLogTrial& t : log.trials) {
+    boost::json::object o;
+    o["policy"] = t.policy;
+    o["guard"] = t.guard;
+    o["trial"] = t.trial;
+    o["peak_bytes_in_use"] = t.peak_bytes_in_use;
+    o["peak_in_use_at_ns"] = t.peak_in_use_at_ns;
+    o["host_callbacks"] = callbacks_json(t.callbacks);
+    o["semaphore_waits"] = semaphore_waits_json(t.semaphore_waits);
+    boost::json::array memory;
+    for (const TimelineMemoryEvent& m : t.memory) {
+      const bool named = m.buffer >= 0 && std::size_t(m.buffer) < log.buffer_names.size();
+      memory.push_back({{"at_ns", m.at_ns},
+                        {"buffer", named ? log.buffer_names[std::size_t(m.buffer)] : std::to_string(m.buffer)},
+                        {"allocated", m.allocated},
+                        {"bytes", m.bytes}});
+    }
+    o["memory"] = std::move(memory);
+    out += boost::json::serialize(o) + "\n";
+  }
+  return out;
+}
+
+void write_callback_log(const std::string& path, const CallbackLog& log) {
+  write_file_atomically(path, callback_log_lines(log));
 }
 
 }  // namespace allocsim::hw

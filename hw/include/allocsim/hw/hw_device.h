@@ -49,6 +49,11 @@ struct HwDeviceOptions {
   /// Every launched op writes its device start/end time (%globaltimer on NVIDIA) into a device
   /// buffer; end_trial fills TrialStats::timeline (diagnostic: allocsim-hw validate --timeline).
   bool record_timeline = false;
+  /// Each trial keeps the host's side only: every policy callback's stages, each semaphore wait,
+  /// and each allocation's and pool free's time (TrialStats::timeline_callbacks,
+  /// timeline_semaphore_waits, timeline_memory). A few host records per op, no device stamps
+  /// (diagnostic: allocsim-hw validate --callback-log); record_timeline keeps them too.
+  bool record_callbacks = false;
   /// validate --schedule: the delays forced in every trial (schedule_forcing.h); empty: none.
   std::vector<ForcedDelay> forced;
   /// How long a gate kernel or a host hold waits for its until step before it gives up (and the
@@ -69,6 +74,17 @@ struct TimelineCallback {
   std::int64_t taken_up_ns = 0;     // the relay's thread took it up
   std::int64_t locked_ns = 0;       // it held the backend's state lock (its body starts)
   std::int64_t done_ns = 0;         // its body returned
+  std::string what;                 // whose callback: the policy's name, "semaphore-release", ...
+  std::string stream;               // the callback stream it was enqueued on ("callback:compute")
+};
+
+/// An allocation taking its chunk, or a chunk going back to its pool, on the host's clock in ns from
+/// the trial's start (record_callbacks): what the trial's in-use bytes were made of at any moment.
+struct TimelineMemoryEvent {
+  std::int64_t at_ns = 0;
+  BufferId buffer = -1;
+  bool allocated = false;  // false: freed into its pool
+  std::uint64_t bytes = 0;  // the chunk's
 };
 
 /// A wait of the host for a compute-semaphore unit, on the host's clock (record_timeline).
@@ -111,6 +127,7 @@ struct TrialStats {
   std::vector<std::uint64_t> foreign_by_alloc;  // corrupted words per reading allocation (BufferId)
   std::vector<ForeignSource> foreign_sources;   // the same words by writer (empty: not recorded)
   std::uint64_t peak_bytes_in_use = 0;
+  std::int64_t peak_in_use_at_ns = 0;  // when in-use first reached that peak, ns from the trial's start
   std::uint64_t releases = 0;
   // Host time spent executing release plans, less the validation's own instrumentation inside them
   // (release_instrument_ns: the stream queries that mark freed bytes still in use, which no real
@@ -160,6 +177,7 @@ struct TrialStats {
   // the GPU to the host's next launch reads stage by stage (results/hw/h200-release).
   std::vector<TimelineCallback> timeline_callbacks;
   std::vector<TimelineSemaphoreWait> timeline_semaphore_waits;
+  std::vector<TimelineMemoryEvent> timeline_memory;  // record_callbacks: in event order
   std::vector<DelayTrial> forced;  // HwDeviceOptions::forced: what each delay did in this trial
 };
 

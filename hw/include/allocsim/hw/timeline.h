@@ -6,7 +6,8 @@
 //    "dropped", "ops": [{"seq", "stream", "label", "kind", "start_ns", "end_ns", "enqueued_ns", "reads_done_ns",
 //                        "writes_start_ns", "read_bytes", "write_bytes"}...],
 //    "sim_ops": [same fields, without the phase stamps and bytes],
-//    "host_callbacks": [{"enqueued_ns", "handed_over_ns", "taken_up_ns", "locked_ns", "done_ns"}...],
+//    "host_callbacks": [{"what", "stream", "enqueued_ns", "handed_over_ns", "taken_up_ns", "locked_ns",
+//                        "done_ns"}...],
 //    "semaphore_waits": [{"since_ns", "acquired_ns"}...]}]}
 // "ops": the GPU's, from %globaltimer read by block 0 thread 0 of each op's kernel at its start and
 // after its writes; "sim_ops": the simulator's DeviceOpSpans for the same program, seed and
@@ -14,6 +15,13 @@
 // "host_callbacks" (each policy callback's stages, in run order) and "semaphore_waits" (the host's
 // waits for a compute-semaphore unit, in program order): the hardware's, on the host's clock in ns
 // from the trial's start, as "enqueued_ns" is.
+//
+// A callback log (`validate ... --callback-log FILE`) keeps the host's side of EVERY trial, as JSON
+// lines: first {"scenario", "semaphore", "clock"}, then one line per trial:
+//   {"policy", "guard", "trial", "peak_bytes_in_use", "peak_in_use_at_ns", "host_callbacks": [as above],
+//    "semaphore_waits": [as above], "memory": [{"at_ns", "buffer", "allocated", "bytes"}...]}
+// "memory": each allocation taking its chunk and each chunk freed into its pool, in order, so what
+// held the in-use bytes at the peak reads from it (results/hw/h200-peak-cause).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -79,8 +87,30 @@ struct TimelineFile {
   std::vector<TimelineCombination> combinations;
 };
 
+/// One trial's host side in a callback log.
+struct CallbackLogTrial {
+  std::string policy, guard;
+  int trial = 0;
+  std::uint64_t peak_bytes_in_use = 0;
+  std::int64_t peak_in_use_at_ns = 0;
+  std::vector<TimelineCallback> callbacks;
+  std::vector<TimelineSemaphoreWait> semaphore_waits;
+  std::vector<TimelineMemoryEvent> memory;
+};
+
+struct CallbackLog {
+  std::string scenario;
+  int semaphore = 0;
+  std::vector<std::string> buffer_names;  // BufferId -> name, for "memory"
+  std::vector<CallbackLogTrial> trials;
+};
+
 std::string timeline_json(const TimelineFile& file);
 /// Writes timeline_json(file) to `path`, whole or not at all.
 void write_timeline_file(const std::string& path, const TimelineFile& file);
+
+std::string callback_log_lines(const CallbackLog& log);
+/// Writes callback_log_lines(log) to `path`, whole or not at all.
+void write_callback_log(const std::string& path, const CallbackLog& log);
 
 }  // namespace allocsim::hw
