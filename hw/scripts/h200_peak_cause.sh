@@ -10,7 +10,9 @@
 # (summary-*.jsonl) and keeps the raw lines of the first KEEP (default 20) trials and of every trial
 # above its commonest peak (kept-*.jsonl.gz; only the latter for an every-policy pass); then `callback_log.py peak-cause` writes analysis.md.
 # Run on the device machine from the repo root with the binary and its libraries in .hwcarry/
-# (hw/README.md). Writes $OUT/$NAME/ (default h200-peak-cause).
+# (hw/README.md). Writes $OUT/$NAME/ (default h200-peak-cause). SEMAPHORE (default 1) and
+# SIM_SAMPLES (default: validate's) go to every validate; KEEP_HIGHEST=1 keeps, besides the first
+# trials, only those at their combination's highest peak (where peaks vary, as at semaphore 32).
 set -u
 NAME=${NAME:-h200-peak-cause}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
@@ -18,16 +20,18 @@ P="$O/calibration.json"
 run $B calibrate --out "$P"
 L=/tmp/callback-logs  # the whole logs: not brought back
 mkdir -p "$L"
+SIM=(); [ -n "${SIM_SAMPLES:-}" ] && SIM=(--sim-samples "$SIM_SAMPLES")
 COMBOS=${COMBOS:-deferred-callback:wait-compute:1:3000 batched-callback:wait-compute:1:3000 deferred-callback:none:1:1000}
 for combo in $COMBOS; do
   IFS=: read -r policy guard processes trials <<< "$combo"
   for i in $(seq 1 "$processes"); do
     tag=$policy-$guard; [ "$processes" -gt 1 ] && tag=$tag-$i
-    run $B validate seed-repro --policies "$policy" --guards "$guard" --trials "$trials" --semaphore 1 \
-        --warmup-trials 10 --platform "$P" --callback-log "$L/$tag.jsonl" --out "$O/$tag"
+    run $B validate seed-repro --policies "$policy" --guards "$guard" --trials "$trials" \
+        --semaphore "${SEMAPHORE:-1}" "${SIM[@]}" --warmup-trials 10 --platform "$P" \
+        --callback-log "$L/$tag.jsonl" --out "$O/$tag"
     run python3 hw/scripts/callback_log.py summarize "$L/$tag.jsonl" "$O/summary-$tag.jsonl"
     first=${KEEP:-20}; [ "$policy" = all ] && first=0
-    run python3 hw/scripts/callback_log.py keep "$L/$tag.jsonl" "$O/kept-$tag.jsonl.gz" "$first"
+    run python3 hw/scripts/callback_log.py keep "$L/$tag.jsonl" "$O/kept-$tag.jsonl.gz" "$first" ${KEEP_HIGHEST:+--highest}
     rm -f "$L/$tag.jsonl"
   done
 done

@@ -33,20 +33,22 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
   }
 }
 
-// results/hw/h200-peak-cause and -2: analysis.md is what hw/scripts/callback_log.py computes from the
-// summaries beside it, and (for -2, whose summaries the committed script wrote) summarizing the raw
-// lines kept beside them again gives the same summaries.
+// results/hw/h200-peak-cause, -2 and -32: analysis.md is what hw/scripts/callback_log.py computes from
+// the summaries beside it, and (for -2 and -32, whose summaries the committed script wrote) summarizing
+// the raw lines kept beside them again gives the same summaries.
 TEST_CASE("the committed peak-cause analyses are computed from their callback logs", "[hw][timeline]") {
   const std::string python = ALLOCSIM_TEST_PYTHON;
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
   const std::string root = ALLOCSIM_SOURCE_DIR;
   const std::string script = python + " " + root + "/hw/scripts/callback_log.py ";
-  for (const char* folder_name : {"h200-peak-cause", "h200-peak-cause-2"}) {
+  for (const char* folder_name : {"h200-peak-cause", "h200-peak-cause-2", "h200-peak-cause-32"}) {
     const std::string cmd = script + "peak-cause " + root + "/results/hw/" + folder_name + " --check";
     INFO(cmd);
     CHECK(std::system(cmd.c_str()) == 0);
   }
-  const std::string again = script + "check-summaries " + root + "/results/hw/h200-peak-cause-2";
-  INFO(again);
-  CHECK(std::system(again.c_str()) == 0);
+  for (const char* folder_name : {"h200-peak-cause-2", "h200-peak-cause-32"}) {
+    const std::string again = script + "check-summaries " + root + "/results/hw/" + folder_name;
+    INFO(again);
+    CHECK(std::system(again.c_str()) == 0);
+  }
 }
