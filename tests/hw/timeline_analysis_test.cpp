@@ -35,7 +35,8 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
 
 // results/hw/h200-peak-cause, -2 and -32: analysis.md is what hw/scripts/callback_log.py computes from
 // the summaries beside it, and (for -2 and -32, whose summaries the committed script wrote) summarizing
-// the raw lines kept beside them again gives the same summaries.
+// the raw lines kept beside them again gives the same summaries; results/hw/h200-all-wake/peak-delays.md
+// is what it computes from that pass's validate.json files.
 TEST_CASE("the committed peak-cause analyses are computed from their callback logs", "[hw][timeline]") {
   const std::string python = ALLOCSIM_TEST_PYTHON;
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
@@ -46,6 +47,9 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
     INFO(cmd);
     CHECK(std::system(cmd.c_str()) == 0);
   }
+  const std::string delays = script + "peak-delays " + root + "/results/hw/h200-all-wake --check";
+  INFO(delays);
+  CHECK(std::system(delays.c_str()) == 0);
   for (const char* folder_name : {"h200-peak-cause-2", "h200-peak-cause-32"}) {
     const std::string again = script + "check-summaries " + root + "/results/hw/" + folder_name;
     INFO(again);
