@@ -136,6 +136,9 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
                  int sim_samples, const std::string& out_dir, const std::string& command,
                  const std::string& timeline_path, int timeline_trial, const std::string& callback_log_path,
                  const ScheduleRequest* schedule, bool callbacks_first, const InProcessTimings& timings) {
+  // The diagnostics are written after every trial: a folder that is not there fails now, not then.
+  check_output_path(timeline_path, "--timeline");
+  check_output_path(callback_log_path, "--callback-log");
   const Scenario scenario = load_for_run(run);
   const SimOptions resolved = resolve_sim_options(scenario, run);
   hw::ValidateConfig config;
