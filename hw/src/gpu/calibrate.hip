@@ -21,6 +21,7 @@
 #include "allocsim/core/platform.h"
 #include "allocsim/hw/pattern.h"
 #include "callback_relay.h"
+#include "handover_order.h"
 #include "kernels.h"
 #include "release_path.h"
 
@@ -165,6 +166,30 @@ CalibrationOutput calibrate_device(int n) {
   out.extra.emplace_back("callback_latency_ran_before_enqueue_returned", double(ran_before_return));
   out.profile.callback_latency_ns = TimeNs(median(latency));
   set_spread(out, "callback_latency_ns", latency);
+
+  // Diagnostic (extras only): two streams' callbacks, the idle one's enqueued first and ready at
+  // once, the other's ready behind a 40 us kernel: how often, and how late, the relay got the first
+  // after the second (handover_order.h; results/hw/h200-peak-cause-2 saw it in validation).
+  {
+    const HandoverOrderSamples h = time_handover_order(out.profile.spin_ns_per_cycle, wakeups);
+    out.extra.emplace_back("handover_order_rounds", double(h.rounds));
+    out.extra.emplace_back("handover_order_inverted", double(h.inverted_lag.size()));
+    if (!h.inverted_lag.empty()) {
+      std::vector<double> lag = h.inverted_lag;
+      std::sort(lag.begin(), lag.end());
+      out.extra.emplace_back("handover_order_inverted_lag_p50_ns", lag[lag.size() / 2]);
+      out.extra.emplace_back("handover_order_inverted_lag_max_ns", lag.back());
+    }
+    for (const auto& [name, samples] : {std::pair{"handover_order_first", &h.first_handover},
+                                        std::pair{"handover_order_second", &h.second_handover}}) {
+      std::vector<double> v = *samples;
+      std::sort(v.begin(), v.end());
+      for (int q : {50, 99})
+        out.extra.emplace_back(std::string(name) + "_p" + std::to_string(q) + "_ns",
+                               v[std::min(v.size() - 1, v.size() * std::size_t(q) / 100)]);
+      out.extra.emplace_back(std::string(name) + "_max_ns", v.back());
+    }
+  }
 
   // Back-to-back callbacks released together behind a spin: the spacing is the per-callback cost
   // of an awake relay (the host function and the hand-off to the next).
