@@ -170,24 +170,26 @@ CalibrationOutput calibrate_device(int n) {
   // Diagnostic (extras only): two streams' callbacks, the idle one's enqueued first and ready at
   // once, the other's ready behind a 40 us kernel: how often, and how late, the relay got the first
   // after the second (handover_order.h; results/hw/h200-peak-cause-2 saw it in validation).
-  {
-    const HandoverOrderSamples h = time_handover_order(out.profile.spin_ns_per_cycle, wakeups);
-    out.extra.emplace_back("handover_order_rounds", double(h.rounds));
-    out.extra.emplace_back("handover_order_inverted", double(h.inverted_lag.size()));
+  // Twice: each callback straight on its stream, then through a callback stream of its own as a
+  // policy's free goes (handover_order_via_callback_streams_*).
+  for (const bool via : {false, true}) {
+    const HandoverOrderSamples h = time_handover_order(out.profile.spin_ns_per_cycle, wakeups, via);
+    const std::string p = via ? "handover_order_via_callback_streams_" : "handover_order_";
+    out.extra.emplace_back(p + "rounds", double(h.rounds));
+    out.extra.emplace_back(p + "inverted", double(h.inverted_lag.size()));
     if (!h.inverted_lag.empty()) {
       std::vector<double> lag = h.inverted_lag;
       std::sort(lag.begin(), lag.end());
-      out.extra.emplace_back("handover_order_inverted_lag_p50_ns", lag[lag.size() / 2]);
-      out.extra.emplace_back("handover_order_inverted_lag_max_ns", lag.back());
+      out.extra.emplace_back(p + "inverted_lag_p50_ns", lag[lag.size() / 2]);
+      out.extra.emplace_back(p + "inverted_lag_max_ns", lag.back());
     }
-    for (const auto& [name, samples] : {std::pair{"handover_order_first", &h.first_handover},
-                                        std::pair{"handover_order_second", &h.second_handover}}) {
+    for (const auto& [name, samples] : {std::pair{"first", &h.first_handover}, std::pair{"second", &h.second_handover}}) {
       std::vector<double> v = *samples;
       std::sort(v.begin(), v.end());
       for (int q : {50, 99})
-        out.extra.emplace_back(std::string(name) + "_p" + std::to_string(q) + "_ns",
+        out.extra.emplace_back(p + name + "_p" + std::to_string(q) + "_ns",
                                v[std::min(v.size() - 1, v.size() * std::size_t(q) / 100)]);
-      out.extra.emplace_back(std::string(name) + "_max_ns", v.back());
+      out.extra.emplace_back(p + name + "_max_ns", v.back());
     }
   }
 

@@ -22,6 +22,10 @@ struct HandoverOrderSamples {
 
 /// `rounds` rounds on two fresh streams, each with the relay's thread asleep before it; the
 /// kernel spins ~`spin_ns` (40 us: seed-repro's check kernel and the launches before it).
-HandoverOrderSamples time_handover_order(double spin_ns_per_cycle, int rounds, double spin_ns = 40'000);
+/// `through_callback_streams`: each callback goes as the backends' then_execute_callback sends a
+/// policy's (core/backend.h): an event recorded on its stream, a callback stream of its own waiting
+/// on it, the callback there.
+HandoverOrderSamples time_handover_order(double spin_ns_per_cycle, int rounds, bool through_callback_streams,
+                                         double spin_ns = 40'000);
 
 }  // namespace allocsim::hw
