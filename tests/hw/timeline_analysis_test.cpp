@@ -1,6 +1,6 @@
 // The committed hardware analyses (results/hw/h200-edge, h200-edge-2, h200-chain, h200-launch, h200-callbacks, -2 to -5, h200-deferred,
 // h200-process-pace, h200-release, h200-release-2-timelines, h200-process-outcomes, h200-warmup-outcomes,
-// h200-warmup, h200-trial-release, post-wake, h200-spin-edge, h200-cpu-probe, h200-host-cpu:
+// h200-warmup, h200-trial-release, post-wake, h200-spin-edge, h200-cpu-probe, h200-host-cpu, h200-handover:
 // analysis.md) are what hw/scripts/timeline_analysis.py computes from their committed data: a hand edit, or new
 // timelines without a rerun of the script, fails here.
 #include <catch2/catch.hpp>
@@ -25,7 +25,8 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
                                           {"outcomes", "h200-process-outcomes"}, {"warmup", "h200-warmup-outcomes"},
                                           {"pace", "h200-warmup"}, {"trial-release", "h200-trial-release"},
                                           {"post-wake", "post-wake"}, {"spin-edge", "h200-spin-edge"},
-                                          {"cpu-probe", "h200-cpu-probe"}, {"host-cpu", "h200-host-cpu"}}) {
+                                          {"cpu-probe", "h200-cpu-probe"}, {"host-cpu", "h200-host-cpu"},
+                                          {"handover", "h200-handover"}}) {
     const std::string folder = root + "/results/hw/" + folder_name;
     const std::string cmd = python + " " + root + "/hw/scripts/timeline_analysis.py " + what + " " + folder + " --check";
     INFO(cmd);
