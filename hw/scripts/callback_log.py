@@ -33,6 +33,8 @@ import os
 import sys
 from pathlib import Path
 
+from generated_file import write_or_check
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -431,13 +433,7 @@ def main(argv):
         return 2
     text = (peak_cause if args[0] == "peak-cause" else peak_delays)(args[1])
     out = Path(args[1]) / ("analysis.md" if args[0] == "peak-cause" else "peak-delays.md")
-    if check:
-        same = out.exists() and out.read_text() == text
-        if not same:
-            print(f"{out} differs from what its summaries give: rerun without --check", file=sys.stderr)
-        return 0 if same else 1
-    out.write_text(text)
-    return 0
+    return write_or_check(out, text, check)
 
 
 if __name__ == "__main__":

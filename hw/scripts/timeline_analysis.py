@@ -36,6 +36,8 @@ import sys
 import tarfile
 from pathlib import Path
 
+from generated_file import write_or_check
+
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -1644,13 +1646,7 @@ def main(argv):
             "trial-release": trial_release, "post-wake": post_wake, "spin-edge": spin_edge,
             "cpu-probe": cpu_probe, "host-cpu": host_cpu, "handover": handover}[args[0]](args[1])
     out = Path(args[1]) / "analysis.md"
-    if check:
-        same = out.exists() and out.read_text() == text
-        if not same:
-            print(f"{out} differs from what its timelines give: rerun without --check", file=sys.stderr)
-        return 0 if same else 1
-    out.write_text(text)
-    return 0
+    return write_or_check(out, text, check)
 
 
 if __name__ == "__main__":
