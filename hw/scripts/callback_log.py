@@ -328,10 +328,10 @@ def conclusion(rows, waited, largest_calibrated, ran_ahead):
         total = sum(len(v) for (_, p, g), v in rows.items() if (p, g) in combos)
         inverted = sum(1 for (_, p, g), v in rows.items() if (p, g) in combos for s in v
                        if s["handed_over_after_later_release"])
-        whole = "all" if len(trials_after) == len(waited) else f"{len(trials_after)} of them:"
+        which = f"all {len(waited)}" if len(trials_after) == len(waited) else f"{len(trials_after)} of them"
         text += (f"At semaphore 1, {len(waited)} of {total} trials of " + " and ".join(f"{p} + {g}" for p, g in combos)
-                 + f" went above every simulated run's peak. In {whole} {len(trials_after) if whole == 'all' else ''}"
-                 .replace("all ", "all ") + " an earlier execution's buffer was still out of the pool at the peak, and"
+                 + f" went above every simulated run's peak. In {which} an earlier execution's buffer was still out of"
+                 " the pool at the peak, and"
                  f" its free callback (on {', '.join(streams) or '-'}), although enqueued before the semaphore release"
                  " the host waited for, was handed to the relay after it, so the host went on into the next execution"
                  " before the free ran.")
