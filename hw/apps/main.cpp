@@ -3,7 +3,7 @@
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K] [--callback-log FILE] [--state-lock callbacks-first|plain] [--warmup-trials N]
-//                        [--release-rounds N] [--release-per-trial N] [--host-cpu N]
+//                        [--release-rounds N] [--release-per-trial N] [--host-cpu N] [--progress lines|off]
 //   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
 //                        [--release process|trials|calibration] [--blocks N] [--check-sweep] [--zero FIELD]
 //                        the files' predictions again, no GPU
@@ -135,7 +135,8 @@ struct InProcessTimings {
 int cmd_validate(const RunConfig& run, const std::string& policies, const std::string& guards, int trials,
                  int sim_samples, const std::string& out_dir, const std::string& command,
                  const std::string& timeline_path, int timeline_trial, const std::string& callback_log_path,
-                 const ScheduleRequest* schedule, bool callbacks_first, const InProcessTimings& timings) {
+                 const ScheduleRequest* schedule, bool callbacks_first, const InProcessTimings& timings,
+                 const std::string& progress) {
   // The diagnostics are written after every trial: a folder that is not there fails now, not then.
   check_output_path(timeline_path, "--timeline");
   check_output_path(callback_log_path, "--callback-log");
@@ -192,6 +193,12 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   }
   if (timings.release_rounds > 0 && !schedule)
     report.process_release = time_process_release(config, timings.release_rounds);
+  // Every trial the GPU runs: each combination's warm-up and counted trials, and a schedule's forced run.
+  const std::size_t combinations = config.policies.size() * config.guards.size();
+  results::ProgressMeter meter(combinations * std::size_t(config.trials + config.warmup_trials) +
+                                   (schedule ? std::size_t(config.trials) : 0),
+                               0, std::cerr, results::ProgressMeter::style_named(progress), "validate", "trials");
+  config.progress = &meter;
   hw::CallbackLog callback_log;
   callback_log.scenario = scenario.name;
   callback_log.semaphore = config.semaphore;
@@ -220,6 +227,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
     section.forced = hw::validate_combination(scenario, config.policies.front(), config.guards.front(), forced_config, t);
     report.schedule = std::move(section);
   }
+  meter.finish();
   hw::write_validate_files(out_dir, report);
   std::cerr << "wrote " << out_dir << "/validate.json and validate.md\n";
   if (!timeline_path.empty()) {
@@ -278,6 +286,11 @@ int main(int argc, char** argv) {
   int timeline_trial = 0;
   val->add_option("--timeline-trial", timeline_trial, "the trial --timeline shows (default 0, the first)")
       ->check(CLI::Range(0, 1 << 20));
+  // Lines, never a bar: each combination's result line goes to stderr between them.
+  std::string progress = "lines";
+  val->add_option("--progress", progress,
+                  "trials run so far, on stderr: lines (default; every 10% and at least every 5 s) or off")
+      ->check(CLI::IsMember({"lines", "off"}));
   std::string state_lock = "callbacks-first";
   val->add_option("--state-lock", state_lock,
                   "the backend's state lock: callbacks-first (default) lets a waiting policy callback in before the "
@@ -391,7 +404,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
                         timeline_trial, callback_log_path, request ? &*request : nullptr,
-                        state_lock == "callbacks-first", timings);
+                        state_lock == "callbacks-first", timings, progress);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

@@ -163,6 +163,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
                                        seeds::nth(scenario.seed, std::uint64_t(config.trials + w)));
         run.warmup_host_cadence_by_trial.push_back(double(s.host_cadence_ns));
         ++run.warmup_trials;
+        if (config.progress) config.progress->tick();
       } catch (const HwTimeout& e) {
         run.error = std::string("warm-up trial ") + std::to_string(w) + ": " + e.what();
       }
@@ -182,6 +183,7 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
         run.trials = t;
         break;
       }
+      if (config.progress) config.progress->tick();
       run.cpu_probe_ns_by_trial.push_back(double(time_cpu_probe()));
       if (const std::optional<CpuTicks> ticks_after = read_cpu_ticks(); ticks_before && ticks_after) {
         run.cpu_ticks_by_trial.push_back(ticks_after->total - ticks_before->total);

@@ -11,6 +11,7 @@
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/timeline.h"
 #include "allocsim/hw/validate_report.h"
+#include "allocsim/results/progress.h"
 
 namespace allocsim::hw {
 
@@ -39,6 +40,8 @@ struct ValidateConfig {
   // validate timed the release path in its own process: `platform` and `spread` with that
   // instead of the calibration's callback_after_op_ns, for ValidateRun::sim_process_release.
   std::optional<std::pair<PlatformProfile, PlatformSpread>> process_release;
+  // --progress: ticked once per trial run, warm-up and counted; null: none.
+  results::ProgressMeter* progress = nullptr;
 };
 
 /// One trial of `scenario` on `device`: a fresh policy, guard and interpreter; release plans timed.
