@@ -1,5 +1,5 @@
 // allocsim-hw: run allocsim's host programs and policies on a real GPU through HIP.
-//   allocsim-hw calibrate --out FILE [--trials N]  measure the platform profile of this GPU
+//   allocsim-hw calibrate --out FILE [--trials N] [--tail-rounds N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K] [--callback-log FILE] [--state-lock callbacks-first|plain] [--warmup-trials N]
@@ -59,8 +59,8 @@ std::string join_args(int argc, char** argv) {
 
 /// Measures the device-side costs, then the host-side ones inside the calibration workload; writes
 /// the profile to `out_path` once every field is measured and prints each with its meaning.
-int cmd_calibrate(const std::string& out_path, int iterations, int trials) {
-  hw::CalibrationOutput c = hw::calibrate_device(iterations);
+int cmd_calibrate(const std::string& out_path, int iterations, int tail_rounds, int trials) {
+  hw::CalibrationOutput c = hw::calibrate_device(iterations, tail_rounds);
   const hw::HostCallCalibration host =
       hw::calibrate_host_calls(c.profile, c.spread, hw::calibration_workload(false), trials);
   const std::string pace = hw::calibrate_host_pace(c.spread, c.profile);
@@ -252,6 +252,11 @@ int main(int argc, char** argv) {
   auto* cal = app.add_subcommand("calibrate", "measure this GPU's platform profile");
   cal->add_option("--out", out, "platform profile JSON to write")->required();
   cal->add_option("--iterations", iterations, "samples per device-side measurement");
+  int tail_rounds = 20000;
+  cal->add_option("--tail-rounds", tail_rounds,
+                  "samples of the callback thread's wake-up, idle and behind a kernel (~1 ms each): their tail above "
+                  "p99.9 is drawn, so a stall rarer than 1 in 1,000 needs many")
+      ->check(CLI::Range(1000, 1000000));
   int calibration_trials = 2;
   cal->add_option("--trials", calibration_trials, "trials of the calibration workload per policy (host-call costs)")
       ->check(CLI::Range(1, 1000));
@@ -372,7 +377,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    if (*cal) return cmd_calibrate(out, iterations, calibration_trials);
+    if (*cal) return cmd_calibrate(out, iterations, tail_rounds, calibration_trials);
     if (*sum) {
       write_file_atomically(session + "/validate.md", hw::validate_summary_markdown(session));
       std::cerr << "wrote " << session << "/validate.md\n";

@@ -12,17 +12,25 @@
 # (default 0) semaphore releases are timed after every counted trial of the per-execution pass
 # (validate --release-per-trial; repredict --release trials draws from them), RELEASE_PER_TRIAL_ALL
 # (default 0) after every trial of the every-policy pass. PER_EXEC=0 leaves the per-execution pass
-# out.
+# out. Split over several device calls (one may run 10 minutes): CALIBRATION=FILE takes an earlier
+# call's calibration instead of calibrating again, TIMELINES=0 leaves the timelines out, and
+# ALL_SCENARIOS (default "seed-repro conv-autotune") the every-policy pass's scenarios.
 set -u
 NAME=${NAME:-h200-passes}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
 mkdir -p "$O/timeline"
 P="$O/calibration.json"
-run $B calibrate --out "$P"
+if [ -n "${CALIBRATION:-}" ]; then
+  cp "$CALIBRATION" "$P" && echo "# calibration.json: the one an earlier call of this run wrote" >> "$O/commands.txt"
+else
+  run $B calibrate --out "$P"
+fi
+if [ "${TIMELINES:-1}" != 0 ]; then
 for S in 1 2 32; do
   run $B validate conv-autotune --policies immediate --guards none --trials 3 --semaphore "$S" --platform "$P" \
       --timeline "$O/timeline/timeline-$S.json" --out "/tmp/$NAME-timeline-$S"
 done
+fi
 if [ "${PER_EXEC:-1}" != 0 ]; then
 for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
             "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
@@ -42,10 +50,11 @@ if [ "${ALL:-1}" != 0 ]; then
   for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
               "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
     set -- $pair
+    case " ${ALL_SCENARIOS:-seed-repro conv-autotune} " in *" $1 "*) ;; *) continue ;; esac
     run $B validate "$1" --policies all --guards all --trials 40 --sim-samples "${ALL_SIM_SAMPLES:-4000}" --semaphore "$2" \
         --warmup-trials "${WARMUP_ALL:-10}" --release-per-trial "${RELEASE_PER_TRIAL_ALL:-0}" --platform "$P" \
         --out "$O/all/$1/semaphore-$2"
   done
   run $B summarize "$O/all"
 fi
-gzip "$O"/timeline/*.json
+if ls "$O"/timeline/*.json >/dev/null 2>&1; then gzip "$O"/timeline/*.json; fi

@@ -12,6 +12,9 @@ namespace allocsim {
 
 namespace {
 
+// A tail of more points than this is not a calibration's (it writes kTailPoints): a bad file.
+constexpr std::size_t kMaxTailPoints = 1001;
+
 std::string known_keys() {
   std::string s;
   for (const PlatformField& f : kPlatformFields) s += (s.empty() ? "" : ", ") + std::string(f.name);
@@ -26,11 +29,13 @@ double number_of(const boost::json::value& v, const std::string& source, const c
   throw PlatformError(source + ": key '" + key + "' must be a number");
 }
 
-// A spread's or a tail's values: an array of `n` numbers, each at least `floor` and the one before
-// it; `shape` and `order` are the errors for a wrong array and a wrong value.
+// A spread's or a tail's values: an array of `n` numbers (from n to max_n where max_n is above n),
+// each at least `floor` and the one before it; `shape` and `order` are the errors for a wrong array
+// and a wrong value.
 std::vector<double> ascending_values(const boost::json::value& v, std::size_t n, double floor, const std::string& source,
-                                     const std::string& key, const std::string& shape, const std::string& order) {
-  if (!v.is_array() || v.get_array().size() != n) throw PlatformError(shape);
+                                     const std::string& key, const std::string& shape, const std::string& order,
+                                     std::size_t max_n = 0) {
+  if (!v.is_array() || v.get_array().size() < n || v.get_array().size() > std::max(n, max_n)) throw PlatformError(shape);
   std::vector<double> out;
   for (const auto& x : v.get_array()) {
     const double d = number_of(x, source, key.c_str());
@@ -115,7 +120,7 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
   const boost::json::value* tails = root.get_object().if_contains(kSpreadTailKey);
   if (!tails) return s;
   const std::string where = source + ": " + kSpreadTailKey;
-  if (!tails->is_object()) throw PlatformError(where + " must be an object of field -> [p99.9, max]");
+  if (!tails->is_object()) throw PlatformError(where + " must be an object of field -> [p99.9, ..., max]");
   for (const auto& kv : tails->get_object()) {
     const std::string key(kv.key());
     const PlatformField* f = find_platform_field(key);
@@ -123,9 +128,10 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
     const std::vector<double>& q = s.quantiles[platform_field_index(*f)];
     if (q.empty()) throw PlatformError(where + ": '" + key + "' has a tail but no quantiles in 'spread'");
     s.tails[platform_field_index(*f)] = ascending_values(
-        kv.value(), kTailLevels.size(), q.back(), source, key,
-        where + ": '" + key + "' must be an array of " + std::to_string(kTailLevels.size()) + " values (p99.9, max)",
-        where + ": '" + key + "' must be ascending from the field's p99");
+        kv.value(), 2, q.back(), source, key,
+        where + ": '" + key + "' must be an array of 2 to " + std::to_string(kMaxTailPoints) +
+            " values (p99.9, evenly spaced levels, the largest sample)",
+        where + ": '" + key + "' must be ascending from the field's p99", kMaxTailPoints);
   }
   return s;
 }

@@ -131,7 +131,12 @@ TEST_CASE("a platform file's tails round-trip and are checked", "[platform][spre
   CHECK(same(platform_from_json(text), PlatformProfile{}));  // the profile reader passes over it too
   const std::string q = R"("spread": {"callback_latency_ns": [1, 2, 3, 4, 5, 6, 7]})";
   CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"callback_latency_ns": [20]}})"),
-                    Catch::Contains("2 values"));
+                    Catch::Contains("2 to 1001 values"));
+  // More points than 2 (calibrate writes kTailPoints) read back as written.
+  s.tails[latency] = {20, 30, 40, 900};
+  CHECK(spread_from_json(platform_to_json(PlatformProfile{}, s)).tails[latency] == s.tails[latency]);
+  CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"callback_latency_ns": [20, 30, 25, 900]}})"),
+                    Catch::Contains("ascending from the field's p99"));
   CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"callback_latency_ns": [6, 900]}})"),
                     Catch::Contains("ascending from the field's p99"));
   CHECK_THROWS_WITH(spread_from_json("{" + q + R"(, "spread_tail": {"callback_run_ns": [20, 900]}})"),
@@ -190,5 +195,28 @@ TEST_CASE("a spread is drawn by its quantiles: linear between levels, p99 above 
   CHECK(measured.front() == 0);
   CHECK(measured[3] == 500);
   CHECK(measured.back() == 990);
-  CHECK(spread_tail(samples) == std::vector<double>{999, 1000});
+  CHECK(spread_tail(samples, 2) == std::vector<double>{999, 1000});
+}
+
+TEST_CASE("a tail of many points keeps a rare stall as rare as the samples had it", "[platform][spread]") {
+  const std::vector<double> q = {0, 10, 25, 50, 75, 90, 99};
+  // 20,000 samples 1..20,000 ns, but the largest a stall of 1 s: one in 20,000.
+  std::vector<double> samples;
+  for (int i = 1; i <= 20000; ++i) samples.push_back(double(i));
+  samples.back() = 1e9;
+  const std::vector<double> tail = spread_tail(samples);
+  REQUIRE(tail.size() == kTailPoints);
+  CHECK(tail.front() == 19980);  // p99.9: the sample at nearest rank 0.999 x 19,999
+  CHECK(tail[kTailPoints - 2] == 19998);
+  CHECK(tail.back() == 1e9);
+  // Up to the last point but one the draws stay within the ordinary samples: only the top
+  // 1 / (kTailPoints - 1) of the 0.1% reaches toward the stall, where two points would have spread
+  // all of it evenly up to 1 s.
+  CHECK(PlatformSpread::at(q, tail, tail_level(kTailPoints - 2, kTailPoints)) == Approx(19998));
+  CHECK(PlatformSpread::at(q, tail, 0.9995) < 20000);
+  CHECK(PlatformSpread::at(q, spread_tail(samples, 2), 0.9995) > 4e8);
+  CHECK(PlatformSpread::at(q, tail, 1.0) == Approx(1e9));
+  CHECK(tail_level(0, 2) == 0.999);
+  CHECK(tail_level(1, 2) == 1.0);
+  CHECK(tail_level(5, kTailPoints) == Approx(0.9995));
 }

@@ -109,7 +109,7 @@ void add_release_stages(CalibrationOutput& out, const std::string& prefix, const
 
 }  // namespace
 
-CalibrationOutput calibrate_device(int n) {
+CalibrationOutput calibrate_device(int n, int tail_rounds) {
   CalibrationOutput out;
   out.device = describe_gpu();
   for (const PlatformField& f : kPlatformFields) {  // -1: not measured yet (checked at the end)
@@ -117,6 +117,7 @@ CalibrationOutput calibrate_device(int n) {
     else out.profile.*f.ratio = -1;
   }
   n = std::max(n, 10);
+  tail_rounds = std::max(tail_rounds, 1000);
   hipStream_t s;
   ALLOCSIM_HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
   // Warm-up: module load, and ~300 ms of spinning so the SM clock leaves its idle state.
@@ -143,10 +144,12 @@ CalibrationOutput calibrate_device(int n) {
 
   // Callbacks on an idle stream, through the relay: from the enqueue's return (when the
   // simulator's marker is ready) to the callback running on the relay's thread, which has been
-  // asleep: the wake-up. Five times the other measurements' samples (10,000 by default, ~2.5 s):
-  // its tail above p99.9 is drawn (platform_spread.h), and the largest of 2,000 ranged from 0.45
-  // to 2.9 ms over four H200 hosts (results/hw/h200-lock*, h200-callbacks-3, -4).
-  const int wakeups = 5 * n;
+  // asleep: the wake-up. `tail_rounds` samples (20,000 by default, ~5 s), as for
+  // callback_after_op_ns below: the tail above p99.9 is drawn (platform_spread.h), and a stall
+  // rarer than one in a few thousand wake-ups held the hardware's highest peaks
+  // (results/hw/h200-peak-cause-32), where the largest of 2,000 ranged from 0.45 to 2.9 ms over
+  // four H200 hosts (results/hw/h200-lock*, h200-callbacks-3, -4).
+  const int wakeups = tail_rounds;
   const int back_to_back = 200;
   CallbackStamps stamps(std::size_t(wakeups + back_to_back));
   std::vector<double> latency;
@@ -173,7 +176,7 @@ CalibrationOutput calibrate_device(int n) {
   // Twice: each callback straight on its stream, then through a callback stream of its own as a
   // policy's free goes (handover_order_via_callback_streams_*).
   for (const bool via : {false, true}) {
-    const HandoverOrderSamples h = time_handover_order(out.profile.spin_ns_per_cycle, wakeups, via);
+    const HandoverOrderSamples h = time_handover_order(out.profile.spin_ns_per_cycle, 5 * n, via);
     const std::string p = via ? "handover_order_via_callback_streams_" : "handover_order_";
     out.extra.emplace_back(p + "rounds", double(h.rounds));
     out.extra.emplace_back(p + "inverted", double(h.inverted_lag.size()));
@@ -213,7 +216,7 @@ CalibrationOutput calibrate_device(int n) {
   // enqueue (results/hw/h200-chain). The stages are extras: the kernel's end to HIP's hand-over,
   // the hand-over to the relay's body, and the body's notify to the host awake.
   {
-    ReleasePathSamples r = time_release_path(s, out.profile.spin_ns_per_cycle, 1000);
+    ReleasePathSamples r = time_release_path(s, out.profile.spin_ns_per_cycle, tail_rounds);
     out.profile.callback_after_op_ns = TimeNs(median(r.after_op));
     set_spread(out, "callback_after_op_ns", r.after_op);
     add_release_stages(out, "semaphore_release_", r);

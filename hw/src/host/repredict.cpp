@@ -103,7 +103,10 @@ std::vector<RunConditions> run_conditions(const json::object& run, const RunCond
   for (std::size_t b = 0; b < release_blocks.size(); ++b) {
     PlatformSpread& spread = blocks[b].spread;
     spread.quantiles[after_op] = spread_quantiles(release_blocks[b]);
-    spread.tails[after_op] = spread_tail(release_blocks[b]);
+    // As many tail points as the calibration's: a session calibrated before tails had more than
+    // p99.9 and the largest sample is re-predicted as it was predicted then.
+    const std::size_t points = pooled.spread.tails[after_op].empty() ? 2 : pooled.spread.tails[after_op].size();
+    spread.tails[after_op] = spread_tail(release_blocks[b], points);
     blocks[b].platform.callback_after_op_ns = TimeNs(PlatformSpread::at(spread.quantiles[after_op], 0.5));
   }
   return blocks;

@@ -213,7 +213,9 @@ struct CalibrationOutput {
   std::string device;
   std::vector<std::pair<std::string, double>> extra;  // name -> value (ns unless named otherwise)
 };
-CalibrationOutput calibrate_device(int iterations);
+/// `iterations` samples per device-side measurement; `tail_rounds` of the callback thread's wake-ups
+/// (idle stream and behind a kernel), whose tails above p99.9 the simulator draws.
+CalibrationOutput calibrate_device(int iterations, int tail_rounds);
 
 /// validate's own measurement of the semaphore release's path (hw/src/gpu/release_path.h): the
 /// kernel's end to the callback's body, `rounds` samples in ns, taken in the calling process on a

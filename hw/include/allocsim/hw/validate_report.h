@@ -3,7 +3,7 @@
 //
 // validate.json: {"device", "scenario", "command", "semaphore", "platform_source", "platform",
 //   "process_pace" (optional: ProcessPace's fields and "applied"), "process_release" (optional:
-//   ProcessRelease's fields, spreads at kSpreadLevels, "measured_tail" at kTailLevels, and
+//   ProcessRelease's fields, spreads at kSpreadLevels, "measured_tail" at tail_level, and
 //   "applied"), "runs": [
 //   {"policy", "guard", "trials", "executions", "aliased", "corrupted", "corrupted_executions",
 //    "corrupted_rate", "corrupted_by_execution", "corrupted_words", "stale_trials", "stale_words", "peak_bytes_in_use",
@@ -199,7 +199,7 @@ struct ProcessRelease {
   int rounds = 0;
   double calibration_ns = 0;                  // the calibration's callback_after_op_ns
   std::vector<double> calibration, measured;  // the spreads, at kSpreadLevels
-  std::vector<double> measured_tail;          // this process's above p99, at kTailLevels (empty: none)
+  std::vector<double> measured_tail;          // this process's above p99, at tail_level (empty: none)
   /// This process's callback_after_op_ns: its spread's median, in whole ns as the profile holds it.
   TimeNs measured_ns() const { return TimeNs(PlatformSpread::at(measured, 0.5)); }
 };

@@ -20,13 +20,22 @@ namespace allocsim {
 /// 1% alone raised the simulated host cost per free by 30-60% over the hardware's.
 inline constexpr std::array<double, 7> kSpreadLevels = {0.0, 0.10, 0.25, 0.50, 0.75, 0.90, 0.99};
 
-/// The levels of a cost's tail above p99: p99.9 and the largest sample. Only the callback thread's
-/// costs have one (calibration writes it): a free waits for that thread, and one wake-up of it
-/// several hundred microseconds long (its p99.9 was 0.33-0.52 ms on two H200 hosts,
-/// results/hw/h200-lock*) holds a trial's later frees back by as much; capped at p99, no simulated
-/// run had such a trial, while the hardware's highest peaks of the callback policies did. The
-/// host's costs keep the p99 cap above.
-inline constexpr std::array<double, 2> kTailLevels = {0.999, 1.0};
+/// A cost's tail above p99: its values at levels spread evenly from p99.9 to the largest sample
+/// (1.0), as many as it has (at least 2; calibrate writes kTailPoints, files from before it 2:
+/// p99.9 and the largest). Only the callback thread's costs have one: a free waits for that thread,
+/// and one wake-up of it several hundred microseconds long (its p99.9 was 0.33-0.52 ms on two H200
+/// hosts, results/hw/h200-lock*) holds a trial's later frees back by as much; capped at p99, no
+/// simulated run had such a trial, while the hardware's highest peaks of the callback policies did.
+/// The points between p99.9 and the largest keep a rare stall of several ms as rare as calibration
+/// saw it: drawn linearly from p99.9 straight to the largest, the top 0.1% of draws would spread
+/// evenly up to it. The host's costs keep the p99 cap above.
+inline constexpr double kTailFrom = 0.999;
+inline constexpr std::size_t kTailPoints = 11;  // p99.9, p99.91, ..., p99.99, the largest
+
+/// The level of point `i` of a tail of `n` points.
+inline double tail_level(std::size_t i, std::size_t n) {
+  return i + 1 >= n ? 1.0 : kTailFrom + (1.0 - kTailFrom) * double(i) / double(n - 1);
+}
 
 struct PlatformSpread {
   /// By kPlatformFields index: empty (the cost is fixed) or kSpreadLevels.size() ascending values.
@@ -43,8 +52,8 @@ struct PlatformSpread {
   /// workload in its own process and reports the ratio of the two without applying it, as it did
   /// not follow the validated programs' pace (results/hw/h200-inproc; hw/apps/calibrate_host_calls.h).
   double host_pace_reference_ns = 0;
-  /// By kPlatformFields index: empty (capped at p99) or kTailLevels.size() ascending values, the
-  /// first at least the field's p99.
+  /// By kPlatformFields index: empty (capped at p99) or at least 2 ascending values at tail_level,
+  /// the first at least the field's p99.
   std::array<std::vector<double>, kPlatformFields.size()> tails;
 
   bool empty() const {
@@ -64,13 +73,14 @@ struct PlatformSpread {
       }
     return q.back();
   }
-  /// As at(q, u), and above p99 linear through `tail` (kTailLevels) when there is one.
+  /// As at(q, u), and above p99 linear through `tail`'s points (tail_level) when there is one.
   static double at(const std::vector<double>& q, const std::vector<double>& tail, double u) {
     if (tail.empty() || u <= kSpreadLevels.back()) return at(q, u);
     double lo = kSpreadLevels.back(), below = q.back();
-    for (std::size_t i = 0; i < kTailLevels.size(); ++i) {
-      if (u <= kTailLevels[i]) return below + (u - lo) / (kTailLevels[i] - lo) * (tail[i] - below);
-      lo = kTailLevels[i];
+    for (std::size_t i = 0; i < tail.size(); ++i) {
+      const double level = tail_level(i, tail.size());
+      if (u <= level) return below + (u - lo) / (level - lo) * (tail[i] - below);
+      lo = level;
       below = tail[i];
     }
     return tail.back();
@@ -88,22 +98,28 @@ inline constexpr const char* kHostPaceReferenceKey = "host_pace_reference_ns";
 inline std::size_t platform_field_index(const PlatformField& f) { return std::size_t(&f - kPlatformFields.data()); }
 
 namespace detail {
-template <std::size_t N>
-std::vector<double> quantiles_at(std::vector<double>& samples, const std::array<double, N>& levels) {
-  std::vector<double> q;
-  if (samples.empty()) return q;
-  std::sort(samples.begin(), samples.end());
-  for (double level : levels)
-    q.push_back(samples[std::min(samples.size() - 1, std::size_t(level * double(samples.size() - 1) + 0.5))]);
-  return q;
+/// The sample at `level` of sorted `samples` (nearest rank).
+inline double sample_at(const std::vector<double>& samples, double level) {
+  return samples[std::min(samples.size() - 1, std::size_t(level * double(samples.size() - 1) + 0.5))];
 }
 }  // namespace detail
 
 /// The quantiles at kSpreadLevels of `samples` (sorted in place); empty for no samples.
 inline std::vector<double> spread_quantiles(std::vector<double>& samples) {
-  return detail::quantiles_at(samples, kSpreadLevels);
+  std::vector<double> q;
+  if (samples.empty()) return q;
+  std::sort(samples.begin(), samples.end());
+  for (double level : kSpreadLevels) q.push_back(detail::sample_at(samples, level));
+  return q;
 }
-/// The tail at kTailLevels of `samples` (sorted in place); empty for no samples.
-inline std::vector<double> spread_tail(std::vector<double>& samples) { return detail::quantiles_at(samples, kTailLevels); }
+/// The tail of `samples` (sorted in place) at `points` points (at least 2); empty for no samples.
+inline std::vector<double> spread_tail(std::vector<double>& samples, std::size_t points = kTailPoints) {
+  std::vector<double> t;
+  if (samples.empty()) return t;
+  std::sort(samples.begin(), samples.end());
+  points = std::max<std::size_t>(points, 2);
+  for (std::size_t i = 0; i < points; ++i) t.push_back(detail::sample_at(samples, tail_level(i, points)));
+  return t;
+}
 
 }  // namespace allocsim
