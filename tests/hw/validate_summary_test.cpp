@@ -149,7 +149,11 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-spin-unpinned", "results/hw/h200-cpu-probe",
                               "results/hw/h200-cpu-probe-2", "results/hw/h200-host-cpu", "results/hw/h200-host-cpu-2",
                               "results/hw/h200-host-cpu-3", "results/hw/h200-peak-cause",
-                              "results/hw/h200-peak-cause-2", "results/hw/h200-peak-cause-32"}) {
+                              "results/hw/h200-peak-cause-2", "results/hw/h200-peak-cause-32",
+                              "results/hw/h200-deep-tail/per-execution", "results/hw/h200-deep-tail/all",
+                              "results/hw/h200-deep-tail/repredicted-calibration-process/per-execution",
+                              "results/hw/h200-deep-tail/repredicted-calibration-process/all",
+                              "results/hw/h200-deep-tail/repredicted-two-point-tail/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
