@@ -3,15 +3,18 @@
 
 Each headline file is written by the code that computes it from committed results
 (results/conv-autotune/headline.md by `allocsim report`, results/jax/headline.md by
-results/jax/summarize.py); README quotes them verbatim, and tests (tests/sweep/test_report.cpp,
-tests/xla/test_committed_results.cpp) fail when a quote differs from its file.
-Usage: scripts/quote_headline.py [HEADLINE_FILE...]   (default: both)"""
+results/jax/summarize.py, results/hw/h200-deep-tail/headline.md by hw/scripts/validation_headline.py);
+README quotes them verbatim, and tests (tests/sweep/test_report.cpp,
+tests/xla/test_committed_results.cpp, tests/hw/timeline_analysis_test.cpp) fail when a quote differs
+from its file.
+Usage: scripts/quote_headline.py [HEADLINE_FILE...]   (default: all three)"""
 import pathlib
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 readme = root / "README.md"
-files = sys.argv[1:] or ["results/conv-autotune/headline.md", "results/jax/headline.md"]
+files = sys.argv[1:] or ["results/conv-autotune/headline.md", "results/jax/headline.md",
+                         "results/hw/h200-deep-tail/headline.md"]
 text = readme.read_text()
 for name in files:
     headline = (root / name).read_text()
