@@ -48,6 +48,16 @@ std::string read_text_file(const std::string& path) {
   return text.str();
 }
 
+std::string readme_quote(const std::string& name) {
+  const std::string readme = read_text_file(std::string(ALLOCSIM_SOURCE_DIR) + "/README.md");
+  const std::string open = "<!-- headline: " + name + " -->\n";
+  const auto begin = readme.find(open);
+  REQUIRE(begin != std::string::npos);
+  const auto end = readme.find("<!-- /headline -->", begin);
+  REQUIRE(end != std::string::npos);
+  return readme.substr(begin + open.size(), end - begin - open.size());
+}
+
 std::string gunzip_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   REQUIRE(file.good());

@@ -27,6 +27,11 @@ std::string require_data(std::string_view relative);
 /// The whole text of a file; fails the running test when it cannot be read.
 std::string read_text_file(const std::string& path);
 
+/// What README.md quotes between `<!-- headline: NAME -->` and the next `<!-- /headline -->`
+/// (scripts/quote_headline.py copies each computed headline there); fails the running test when
+/// README has no such markers, since it must quote the headline, not paraphrase it.
+std::string readme_quote(const std::string& name);
+
 /// The whole text of a gzip file (the PyTorch traces); fails the running test when it cannot be read.
 std::string gunzip_file(const std::string& path);
 

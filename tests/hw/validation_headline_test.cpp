@@ -19,11 +19,5 @@ TEST_CASE("the H200 validation headline is computed from its passes and README q
 
   const std::string headline = allocsim::test::read_text_file(root + "/results/hw/h200-deep-tail/headline.md");
   REQUIRE_FALSE(headline.empty());
-  const std::string readme = allocsim::test::read_text_file(root + "/README.md");
-  const std::string open = "<!-- headline: results/hw/h200-deep-tail/headline.md -->\n";
-  const auto begin = readme.find(open);
-  REQUIRE(begin != std::string::npos);
-  const auto end = readme.find("<!-- /headline -->", begin);
-  REQUIRE(end != std::string::npos);
-  CHECK(readme.substr(begin + open.size(), end - begin - open.size()) == headline);
+  CHECK(allocsim::test::readme_quote("results/hw/h200-deep-tail/headline.md") == headline);
 }

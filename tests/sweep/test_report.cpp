@@ -188,12 +188,5 @@ TEST_CASE("results/conv-autotune/headline.md is rendered from its results, and R
   const std::string headline = slurp(flagship / "headline.md");
   REQUIRE_FALSE(headline.empty());
   CHECK(results::render_headline_markdown(results::read_report_input(flagship)) == headline);
-  const std::string readme = slurp(root / "README.md");
-  const std::string open = "<!-- headline: results/conv-autotune/headline.md -->\n",
-                    close = "<!-- /headline -->";
-  const auto begin = readme.find(open);
-  REQUIRE(begin != std::string::npos);  // README must quote the headline, not paraphrase it
-  const auto end = readme.find(close, begin);
-  REQUIRE(end != std::string::npos);
-  CHECK(readme.substr(begin + open.size(), end - begin - open.size()) == headline);
+  CHECK(test::readme_quote("results/conv-autotune/headline.md") == headline);
 }

@@ -47,20 +47,7 @@ TEST_CASE("results/jax: the committed hazard findings are the analysis of the pr
 TEST_CASE("README quotes results/jax/headline.md verbatim", "[xla]") {
   // summarize.py computes the headline from the committed sweeps; scripts/quote_headline.py copies
   // it into README. A hand edit of either, or a rerun without the copy, fails here.
-  const std::filesystem::path root = std::filesystem::path(ALLOCSIM_SOURCE_DIR);
-  auto slurp = [](const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  };
-  const std::string headline = slurp(root / "results" / "jax" / "headline.md");
+  const std::string headline = allocsim::test::read_text_file(std::string(ALLOCSIM_SOURCE_DIR) + "/results/jax/headline.md");
   REQUIRE_FALSE(headline.empty());
-  const std::string readme = slurp(root / "README.md");
-  const std::string open = "<!-- headline: results/jax/headline.md -->\n";
-  const auto begin = readme.find(open);
-  REQUIRE(begin != std::string::npos);
-  const auto end = readme.find("<!-- /headline -->", begin);
-  REQUIRE(end != std::string::npos);
-  CHECK(readme.substr(begin + open.size(), end - begin - open.size()) == headline);
+  CHECK(allocsim::test::readme_quote("results/jax/headline.md") == headline);
 }
