@@ -147,7 +147,7 @@ allocsim::cli::RunFn setup_run(CLI::App& sub) {
       ->check(CLI::Range(1, 1024));
   sub.add_option("--host-pace", a->host_paces,
                  "with --samples, play the samples again with every host cost times each factor, e.g. 0.8,0.9,1.1,1.25: "
-                 "which executions a slower or faster host than the calibrating one would decide (results/pace_scan.h)")
+                 "which executions a slower or faster host than the calibrating one would decide, and the peak in-use at each (results/pace_scan.h)")
       ->delimiter(',');
   sub.add_option("--progress", a->progress, "with --samples, on stderr: auto (bar on a terminal, lines otherwise), bar, lines or off")
       ->check(CLI::IsMember({"auto", "bar", "lines", "off"}));

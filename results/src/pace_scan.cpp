@@ -18,6 +18,7 @@ using results::detail::fixed;
 
 std::string pct(double v) { return fixed(100 * v, 1) + "%"; }
 std::string times(double factor) { return "x" + fixed(factor, 2); }
+std::string mib(std::uint64_t bytes) { return fixed(double(bytes) / (1 << 20), 1) + " MiB"; }
 std::string pad_left(const std::string& s, std::size_t width) {
   return std::string(s.size() < width ? width - s.size() : 0, ' ') + s;
 }
@@ -25,6 +26,8 @@ double rate_of(const PacePoint& p, int execution) {
   return p.samples ? double(p.manifest_by_execution[std::size_t(execution)]) / p.samples : 0;
 }
 
+/// Every column's width: a factor, a rate or a peak ("246.0 MiB").
+constexpr std::size_t kColumn = 10;
 /// An execution's rate moves with the pace when it differs by this much between two factors.
 constexpr double kMoved = 0.05;
 /// An edge is crossed between a factor where the rate is at most kLow and one where it is at least kHigh.
@@ -73,7 +76,8 @@ std::optional<PacedSamples> run_paced_samples(const Scenario& scenario, const Ru
   PacedSamples out{set_of(0), {}};
   for (std::size_t k = 0; k < order.size(); ++k) {
     const SampleSet set = set_of(k + 1);
-    out.points.push_back({order[k], set.samples, set.manifest_by_execution, set.samples_with_manifest});
+    out.points.push_back({order[k], set.samples, set.manifest_by_execution, set.samples_with_manifest,
+                          summarize(set).peak_bytes_in_use});
   }
   return out;
 }
@@ -83,11 +87,11 @@ std::string format_pace_scan(const std::vector<PacePoint>& points) {
   const int executions = int(points.front().manifest_by_execution.size());
   std::string o = "host pace every host cost times each factor, on top of each sample's own draw:\n";
   o += "               ";
-  for (const PacePoint& p : points) o += "  " + pad_left(times(p.factor), 8);
+  for (const PacePoint& p : points) o += "  " + pad_left(times(p.factor), kColumn);
   o += "\n";
   auto row = [&](const std::string& name, auto rate) {
     std::string line = "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 0, ' ');
-    for (const PacePoint& p : points) line += "  " + pad_left(pct(rate(p)), 8);
+    for (const PacePoint& p : points) line += "  " + pad_left(pct(rate(p)), kColumn);
     return line + "\n";
   };
   // The edge: the narrowest pair of factors between which one execution crosses from kLow to kHigh.
@@ -127,6 +131,22 @@ std::string format_pace_scan(const std::vector<PacePoint>& points) {
          " between " + range + "; the most, execution " + std::to_string(widest_execution) + ", by " +
          fixed(100 * widest_move, 1) + " points\n";
   }
+  // The peak: what a policy that withholds memory while the host runs ahead costs at each pace.
+  auto bytes_row = [&](const std::string& name, auto get) {
+    std::string line = "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 0, ' ');
+    for (const PacePoint& p : points) line += "  " + pad_left(mib(get(p)), kColumn);
+    return line + "\n";
+  };
+  o += bytes_row("peak median", [](const PacePoint& p) { return p.peak_bytes_in_use.median; });
+  o += bytes_row("peak max", [](const PacePoint& p) { return p.peak_bytes_in_use.max; });
+  auto by_median = [](const PacePoint& a, const PacePoint& b) { return a.peak_bytes_in_use.median < b.peak_bytes_in_use.median; };
+  const PacePoint& low = *std::min_element(points.begin(), points.end(), by_median);
+  const PacePoint& high = *std::max_element(points.begin(), points.end(), by_median);
+  if (low.peak_bytes_in_use.median == high.peak_bytes_in_use.median)
+    o += "peak      the median peak in-use is " + mib(low.peak_bytes_in_use.median) + " at every factor from " + range + "\n";
+  else
+    o += "peak      the median peak in-use goes from " + mib(low.peak_bytes_in_use.median) + " at " + times(low.factor) +
+         " to " + mib(high.peak_bytes_in_use.median) + " at " + times(high.factor) + "\n";
   return o;
 }
 
@@ -138,7 +158,8 @@ boost::json::array pace_scan_to_json(const std::vector<PacePoint>& points) {
     out.push_back(boost::json::object{{"factor", p.factor},
                                       {"samples", p.samples},
                                       {"manifest_any", rate_to_json(p.samples_with_manifest, p.samples)},
-                                      {"manifest_by_execution", std::move(per)}});
+                                      {"manifest_by_execution", std::move(per)},
+                                      {"peak_bytes_in_use", quantiles_to_json(p.peak_bytes_in_use)}});
   }
   return out;
 }

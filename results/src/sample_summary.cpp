@@ -25,11 +25,11 @@ json::object rate_to_json(int k, int n) {
   return {{"samples_with_manifest", k}, {"probability", n > 0 ? double(k) / n : 0.0}, {"low", lo}, {"high", hi}};
 }
 
-namespace {
-
 json::object quantiles_to_json(const SampleQuantiles& q) {
   return {{"median", q.median}, {"p95", q.p95}, {"max", q.max}};
 }
+
+namespace {
 
 /// Reads the keys of one object, remembering the first one missing or ill-typed.
 struct Reader {

@@ -28,12 +28,17 @@ namespace allocsim {
 /// number from each run's chooser, so a factor of 1 leaves such a spread as it is).
 PlatformSpread scale_host_pace(const PlatformSpread& spread, double factor);
 
-/// The samples at one factor: counts only (the per-sample results are not kept).
+/// The samples at one factor: counts and quantiles only (the per-sample results are not kept).
 struct PacePoint {
   double factor = 1;
   int samples = 0;
   std::vector<int> manifest_by_execution;  // [i]: samples with a manifest corruption in execution i
   int samples_with_manifest = 0;
+  /// What a policy that withholds memory while the host runs ahead costs at this pace: a slower host
+  /// runs less far ahead, so the deferring policies' peak falls (on the H200, conv-autotune 32
+  /// under batched-callback: 245-253 MiB in the trials at pace under 1.03, 210 at 1.80,
+  /// results/hw/h200-deep-tail-2).
+  SampleQuantiles peak_bytes_in_use;
 };
 
 /// Throws RunInputError unless every factor is positive and finite, and no factor repeats.
@@ -58,11 +63,14 @@ std::optional<PacedSamples> run_paced_samples(const Scenario& scenario, const Ru
 /// The executions whose rate differs between factors by at least `moved` samples in 20 (5 points),
 /// one row each with its rate at every factor (ascending), and a closing line computed from them:
 /// the narrowest pair of neighbouring factors over which an execution goes from at most 10% to at
-/// least 90% (or the reverse), or that no execution's rate moves.
+/// least 90% (or the reverse), or that no execution's rate moves. Then the peak in-use's median and
+/// max at every factor, and a line computed from them: the median's lowest and highest, and at
+/// which factors.
 std::string format_pace_scan(const std::vector<PacePoint>& points);
 
-/// [{"factor", "samples", "manifest_any", "manifest_by_execution": [...]}, ...] in factor order;
-/// each rate as summary_to_json writes one (count, probability, 95% interval).
+/// [{"factor", "samples", "manifest_any", "manifest_by_execution": [...], "peak_bytes_in_use"}, ...]
+/// in factor order; each rate and the quantiles as summary_to_json writes them (count, probability,
+/// 95% interval; median, p95, max).
 boost::json::array pace_scan_to_json(const std::vector<PacePoint>& points);
 
 }  // namespace allocsim

@@ -27,6 +27,8 @@ boost::json::object rate_to_json(int k, int n);
 struct SampleQuantiles {
   std::uint64_t median = 0, p95 = 0, max = 0;
 };
+/// {"median", "p95", "max"}: how every output of the samples writes one.
+boost::json::object quantiles_to_json(const SampleQuantiles& q);
 
 struct SampleSummary {
   std::string scenario, policy, guard;
