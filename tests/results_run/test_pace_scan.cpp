@@ -131,7 +131,7 @@ TEST_CASE("pace scan: the peak line is computed from the medians the table shows
 
 TEST_CASE("pace scan: a slower host withholds less under batched-callback at conv-autotune 32", "[samples][pace]") {
   // The host runs less far ahead of compute, so fewer deferred frees are pending at the peak; on the
-  // H200 the trials at pace 1.59 and 1.80 peaked at 223 and 210 MiB, those under 1.03 at 245-253
+  // H200 the trials at pace 1.59 and 1.80 peaked at 223 and 210 MiB, the five under 1.03 at 245-252
   // (results/hw/h200-deep-tail-2, every-policy pass).
   RunConfig c = seed_repro(32);
   c.scenario = "conv-autotune";

@@ -36,7 +36,7 @@ struct PacePoint {
   int samples_with_manifest = 0;
   /// What a policy that withholds memory while the host runs ahead costs at this pace: a slower host
   /// runs less far ahead, so the deferring policies' peak falls (on the H200, conv-autotune 32
-  /// under batched-callback: 245-253 MiB in the trials at pace under 1.03, 210 at 1.80,
+  /// under batched-callback: 245-252 MiB in the five trials at pace under 1.03, 210 at 1.80,
   /// results/hw/h200-deep-tail-2).
   SampleQuantiles peak_bytes_in_use;
 };
