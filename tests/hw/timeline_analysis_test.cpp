@@ -37,7 +37,8 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
 // results/hw/h200-peak-cause, -2 and -32: analysis.md is what hw/scripts/callback_log.py computes from
 // the summaries beside it, and (for -2 and -32, whose summaries the committed script wrote) summarizing
 // the raw lines kept beside them again gives the same summaries; results/hw/h200-all-wake/peak-delays.md
-// is what it computes from that pass's validate.json files.
+// is what it computes from that pass's validate.json files, and results/hw/peak-medians/analysis.md
+// from the eight every-policy passes it names.
 TEST_CASE("the committed peak-cause analyses are computed from their callback logs", "[hw][timeline]") {
   const std::string python = ALLOCSIM_TEST_PYTHON;
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
@@ -51,6 +52,13 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
   const std::string delays = script + "peak-delays " + root + "/results/hw/h200-all-wake --check";
   INFO(delays);
   CHECK(std::system(delays.c_str()) == 0);
+  std::string medians = script + "peak-medians " + root + "/results/hw/peak-medians";
+  for (const char* session : {"h200-all-sweep", "h200-all-trial-release", "h200-all-trial-release-2", "h200-all-wake",
+                              "h200-warmup", "h200-warmup-2", "h200-deep-tail", "h200-deep-tail-2"})
+    medians += std::string(" ") + root + "/results/hw/" + session;
+  medians += " --check";
+  INFO(medians);
+  CHECK(std::system(medians.c_str()) == 0);
   for (const char* folder_name : {"h200-peak-cause-2", "h200-peak-cause-32"}) {
     const std::string again = script + "check-summaries " + root + "/results/hw/" + folder_name;
     INFO(again);
