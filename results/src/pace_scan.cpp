@@ -89,11 +89,13 @@ std::string format_pace_scan(const std::vector<PacePoint>& points) {
   o += "               ";
   for (const PacePoint& p : points) o += "  " + pad_left(times(p.factor), kColumn);
   o += "\n";
-  auto row = [&](const std::string& name, auto rate) {
+  // One row: its name, then one cell per factor.
+  auto cells = [&](const std::string& name, auto cell) {
     std::string line = "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 0, ' ');
-    for (const PacePoint& p : points) line += "  " + pad_left(pct(rate(p)), kColumn);
+    for (const PacePoint& p : points) line += "  " + pad_left(cell(p), kColumn);
     return line + "\n";
   };
+  auto row = [&](const std::string& name, auto rate) { return cells(name, [&](const PacePoint& p) { return pct(rate(p)); }); };
   // The edge: the narrowest pair of factors between which one execution crosses from kLow to kHigh.
   int edge_execution = -1, widest_execution = -1;
   std::size_t edge_lo = 0, edge_hi = 0;
@@ -132,18 +134,13 @@ std::string format_pace_scan(const std::vector<PacePoint>& points) {
          fixed(100 * widest_move, 1) + " points\n";
   }
   // The peak: what a policy that withholds memory while the host runs ahead costs at each pace.
-  auto bytes_row = [&](const std::string& name, auto get) {
-    std::string line = "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 0, ' ');
-    for (const PacePoint& p : points) line += "  " + pad_left(mib(get(p)), kColumn);
-    return line + "\n";
-  };
-  o += bytes_row("peak median", [](const PacePoint& p) { return p.peak_bytes_in_use.median; });
-  o += bytes_row("peak max", [](const PacePoint& p) { return p.peak_bytes_in_use.max; });
+  o += cells("peak median", [](const PacePoint& p) { return mib(p.peak_bytes_in_use.median); });
+  o += cells("peak max", [](const PacePoint& p) { return mib(p.peak_bytes_in_use.max); });
   auto by_median = [](const PacePoint& a, const PacePoint& b) { return a.peak_bytes_in_use.median < b.peak_bytes_in_use.median; };
   const PacePoint& low = *std::min_element(points.begin(), points.end(), by_median);
   const PacePoint& high = *std::max_element(points.begin(), points.end(), by_median);
   if (low.peak_bytes_in_use.median == high.peak_bytes_in_use.median)
-    o += "peak      the median peak in-use is " + mib(low.peak_bytes_in_use.median) + " at every factor from " + range + "\n";
+    o += "peak      the median peak in-use is " + mib(low.peak_bytes_in_use.median) + " at every factor between " + range + "\n";
   else
     o += "peak      the median peak in-use goes from " + mib(low.peak_bytes_in_use.median) + " at " + times(low.factor) +
          " to " + mib(high.peak_bytes_in_use.median) + " at " + times(high.factor) + "\n";

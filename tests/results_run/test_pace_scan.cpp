@@ -123,7 +123,7 @@ TEST_CASE("pace scan: the peak line is computed from the medians the table shows
   CHECK(text.find("peak max        276.0 MiB   258.0 MiB   271.0 MiB") != std::string::npos);
   CHECK(text.find("peak      the median peak in-use goes from 218.0 MiB at x2.00 to 246.0 MiB at x1.00") != std::string::npos);
   const std::string flat = format_pace_scan({with_peak(0.8, 12, 12), with_peak(1.2, 12, 16)});
-  CHECK(flat.find("the median peak in-use is 12.0 MiB at every factor from x0.80 and x1.20") != std::string::npos);
+  CHECK(flat.find("the median peak in-use is 12.0 MiB at every factor between x0.80 and x1.20") != std::string::npos);
   const std::string json = pretty_json(boost::json::object{{"scan", pace_scan_to_json({with_peak(2.0, 218, 271)})}});
   CHECK(json.find("\"peak_bytes_in_use\"") != std::string::npos);
   CHECK(json.find(std::to_string(std::uint64_t(271) << 20)) != std::string::npos);
