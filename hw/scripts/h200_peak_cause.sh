@@ -10,7 +10,8 @@
 # (summary-*.jsonl) and keeps the raw lines of the first KEEP (default 20) trials and of every trial
 # above its commonest peak (kept-*.jsonl.gz; only the latter for an every-policy pass); then `callback_log.py peak-cause` writes analysis.md.
 # Run on the device machine from the repo root with the binary and its libraries in .hwcarry/
-# (hw/README.md). Writes $OUT/$NAME/ (default h200-peak-cause). SEMAPHORE (default 1) and
+# (hw/README.md). Writes $OUT/$NAME/ (default h200-peak-cause). SCENARIO (default seed-repro),
+# SEMAPHORE (default 1) and
 # SIM_SAMPLES (default: validate's) go to every validate; KEEP_HIGHEST=1 keeps, besides the first
 # trials, only those at their combination's highest peak (where peaks vary, as at semaphore 32).
 set -u
@@ -26,7 +27,7 @@ for combo in $COMBOS; do
   IFS=: read -r policy guard processes trials <<< "$combo"
   for i in $(seq 1 "$processes"); do
     tag=$policy-$guard; [ "$processes" -gt 1 ] && tag=$tag-$i
-    run $B validate seed-repro --policies "$policy" --guards "$guard" --trials "$trials" \
+    run $B validate "${SCENARIO:-seed-repro}" --policies "$policy" --guards "$guard" --trials "$trials" \
         --semaphore "${SEMAPHORE:-1}" "${SIM[@]}" --warmup-trials 10 --platform "$P" \
         --callback-log "$L/$tag.jsonl" --out "$O/$tag"
     run python3 hw/scripts/callback_log.py summarize "$L/$tag.jsonl" "$O/summary-$tag.jsonl"
