@@ -472,3 +472,52 @@ TEST_CASE("through a relay (callback_relay) a pending callback's slot frees at t
   CHECK(std::get<1>(relayed.all[0]) >= 1000);
   CHECK(std::get<1>(relayed.all[0]) < 1210);
 }
+
+TEST_CASE("through a relay, callback_handover_ns holds a marker reached behind a kernel, its stream and its slot",
+          "[engine][callbacks]") {
+  // calibrate times a callback behind a kernel in two parts: the kernel's end to the driver handing
+  // it to the relay (about 78 us of 100 on the H200), then the relay's thread taking it up. The
+  // slot and the marker's stream are the driver's until the hand-over (results/hw/peak-medians);
+  // a marker ready just as the driver hands one over goes with it (results/hw/h200-peak-median).
+  ProgramBuilder pb = three_frees_behind_a_long_kernel();
+  auto run_handover = [&](TimeNs handover, HostBlocks& blocks, SpanRecorder& rec) {
+    SimOptions o = quiet_options();
+    o.platform.pending_callback_limit = 2;
+    o.platform.callback_relay = 1;
+    o.platform.callback_after_op_ns = 300;
+    o.platform.callback_handover_ns = handover;
+    CallbackPolicy pol;
+    return run(pb.scenario(), pol, o, {&blocks, &rec});
+  };
+  HostBlocks at_reach_blocks, short_blocks, long_blocks;
+  SpanRecorder at_reach, short_handover, long_handover;
+  REQUIRE(run_handover(0, at_reach_blocks, at_reach).completed);
+  REQUIRE(run_handover(200, short_blocks, short_handover).completed);
+  const RunResult long_run = run_handover(500, long_blocks, long_handover);
+  REQUIRE(long_run.completed);
+  CHECK(long_run.frees == 3);
+  const std::vector<DeviceOpSpan> h0 = at_reach.labelled("callback-handoff"), h200 = short_handover.labelled("callback-handoff"),
+                                  h500 = long_handover.labelled("callback-handoff");
+  REQUIRE(h0.size() == 3);
+  REQUIRE(h200.size() == 3);
+  REQUIRE(h500.size() == 3);
+  // 0: handed over as the marker is reached; otherwise that long after the reach.
+  CHECK(h0[0].end == h0[0].start);
+  CHECK(h200[0].start == h0[0].start);
+  CHECK(h200[0].end == h200[0].start + 200);
+  // The marker holds its callback stream; the next one, ready behind it, goes at the same hand-over.
+  CHECK(h200[1].start == h200[0].end);
+  CHECK(h200[1].end == h200[1].start);
+  // The host at the limit waits for the hand-over that frees its slot, 200 later than the reach.
+  REQUIRE(at_reach_blocks.all.size() == 1);
+  REQUIRE(short_blocks.all.size() == 1);
+  CHECK(std::get<1>(at_reach_blocks.all[0]) == h0[1].end);
+  CHECK(std::get<1>(short_blocks.all[0]) == h200[1].end);
+  CHECK(std::get<1>(short_blocks.all[0]) == std::get<1>(at_reach_blocks.all[0]) + 200);
+  // The body starts callback_after_op_ns after the reach, or at the hand-over when that is later.
+  REQUIRE(!short_handover.callbacks.empty());
+  REQUIRE(!long_handover.callbacks.empty());
+  CHECK(short_handover.callbacks[0].first == h200[0].start + 300);
+  CHECK(long_handover.callbacks[0].first == h500[0].end);
+  CHECK(h500[0].end == h500[0].start + 500);
+}

@@ -213,12 +213,16 @@ CalibrationOutput calibrate_device(int n, int tail_rounds) {
   // A callback reached behind a kernel, as every semaphore release and deferred free is
   // (release_path.h): from the kernel's end to the callback's body is callback_after_op_ns, on
   // the H200 about twice callback_latency_ns, which times a callback on an idle stream from its
-  // enqueue (results/hw/h200-chain). The stages are extras: the kernel's end to HIP's hand-over,
-  // the hand-over to the relay's body, and the body's notify to the host awake.
+  // enqueue (results/hw/h200-chain); from the kernel's end to HIP's hand-over is
+  // callback_handover_ns. The stages are extras too: the kernel's end to HIP's hand-over, the
+  // hand-over to the relay's body, and the body's notify to the host awake.
   {
     ReleasePathSamples r = time_release_path(s, out.profile.spin_ns_per_cycle, tail_rounds);
     out.profile.callback_after_op_ns = TimeNs(median(r.after_op));
     set_spread(out, "callback_after_op_ns", r.after_op);
+    // Its first part, up to HIP's hand-over to the relay, holds the marker's stream and slot.
+    out.profile.callback_handover_ns = TimeNs(median(r.behind));
+    set_spread(out, "callback_handover_ns", r.behind);
     add_release_stages(out, "semaphore_release_", r);
   }
   // The host's first launch after that wake-up, beyond the same launch once awake: on the H200 the

@@ -104,6 +104,9 @@ void SimDevice::dispatch(const QueuedEvent& e) {
     case kHoldEnd:
       hold_end(hold_wakes_[e.arg]);
       break;
+    case kCallbackHandover:
+      callback_handover(e.target);
+      break;
   }
 }
 

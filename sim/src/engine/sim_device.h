@@ -106,7 +106,7 @@ class SimDevice final : public Device {
   bool add_program_callback(StreamId s, std::vector<MutexId> locks, TimeNs body_ns) override;
 
  private:
-  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpReads, kOpWrites, kOpEnd, kCallbackWake, kCallbackDone, kHoldEnd };
+  enum EvKind : std::uint32_t { kHostResume, kStreamTry, kOpReads, kOpWrites, kOpEnd, kCallbackWake, kCallbackDone, kHoldEnd, kCallbackHandover };
   enum class Agent : std::uint8_t { Host, Callback };
   using HostWait = HostThread::Wait;
 
@@ -148,6 +148,13 @@ class SimDevice final : public Device {
   void op_end(StreamId s);
   void complete_record(std::uint64_t rec);
   void callback_wake();
+  /// Through a relay: hands the callback of stream s's head marker to the callback thread and lets
+  /// the marker go (its stream and its pending-callback slot), callback_handover_ns after its reach.
+  void callback_handover(StreamId s);
+  /// A marker reached at `reached` whose callback is now with the callback thread: wakes the thread
+  /// if it sleeps, when its body would start (`behind_op`: callback_after_op_ns after the reach, not
+  /// before now), or lets it run at once after the callback running now.
+  void callback_handed_over(TimeNs reached, bool behind_op, bool asleep);
   void callback_try();
   void callback_done();
   bool all_idle() const { return streams_.all_idle() && cb_.idle(); }
@@ -263,6 +270,9 @@ class SimDevice final : public Device {
   // counters, findings, warnings
   std::uint64_t allocs_ = 0, frees_ = 0, callbacks_run_ = 0, ooms_ = 0, fallbacks_ = 0;
   std::int64_t callbacks_pending_ = 0;  // markers enqueued whose callback has not returned
+  // When the driver's callback last handed one over after callback_handover_ns (-1: never): a
+  // marker reached at that instant is handed over with it, the driver's thread being awake.
+  TimeNs last_handover_ = -1;
   LifetimeFindings lifetime_{config_.max_findings};
   std::vector<std::string> warnings_;
   std::unordered_set<std::string> warned_;

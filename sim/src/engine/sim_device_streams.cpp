@@ -91,33 +91,41 @@ void SimDevice::advance(StreamId s) {
         // The marker hands its callback to the callback thread and holds its stream until the
         // callback returns: "the callback blocks later work in the stream" (CUDA
         // cudaStreamAddCallback); callback_done pops it. Through a relay (callback_relay) the
-        // driver's callback only hands over: the marker leaves now and frees its slot.
+        // driver's callback only hands over: the marker leaves then and frees its slot.
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         release(me, sync_key(SyncKind::CallbackHandoff, op.rec));
         const bool relay = config_.platform.callback_relay != 0;
+        // A marker that waited behind device work is reached when that work ends, and the driver's
+        // callback thread learns of it later than of one enqueued on an idle stream: on the H200,
+        // about twice as long from a kernel's end (callback_after_op_ns; results/hw/h200-chain).
+        const bool behind_op = now_ > op.ready && config_.platform.callback_after_op_ns > 0;
+        if (relay && now_ > op.ready && config_.platform.callback_handover_ns > 0 && last_handover_ != now_) {
+          // Most of that is before the hand-over (on the H200 about 78 of 100 us, calibrate's
+          // kernel_end_to_handover): until then the marker holds its stream and its slot, so a
+          // host at the pending-callback limit waits for it (results/hw/peak-medians). A marker
+          // reached just as the driver handed one over goes with it: on the H200 two callbacks
+          // ready back to back on one stream were handed over a median 5.8 us apart
+          // (results/hw/h200-peak-median's callback logs).
+          st.busy = true;
+          st.op_start = now_;
+          queue_.push(now_ + cost(&PlatformProfile::callback_handover_ns), kCallbackHandover, s);
+          return;
+        }
         const bool asleep = cb_.asleep_at(now_);
         cb_.queue.push_back(SimCallback{op.rec, relay ? kNoStream : s, std::move(op.fn), std::move(op.what)});
-        if (asleep) {
-          // A marker that waited behind device work is reached when that work ends, and the driver's
-          // callback thread learns of it later than of one enqueued on an idle stream: on the H200,
-          // about twice as long from a kernel's end (callback_after_op_ns; results/hw/h200-chain).
-          const bool behind_op = now_ > op.ready && config_.platform.callback_after_op_ns > 0;
-          cb_.waking = true;
-          queue_.push(now_ + cost(behind_op ? &PlatformProfile::callback_after_op_ns : &PlatformProfile::callback_latency_ns),
-                      kCallbackWake, 0);
-        }
         if (relay) {
+          callback_handed_over(now_, behind_op, asleep);
           const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-handoff", now_, now_, op.ready};
           emit([&](auto& o) { o.on_device_op(span); });
           st.ops.pop_front();
           --callbacks_pending_;
-          // The body runs from the event queue, not inside this stream's loop (it may enqueue).
-          if (!asleep && !cb_.busy && !cb_.waking) {
-            cb_.waking = true;
-            queue_.push(now_, kCallbackWake, 0);
-          }
           if (host_.wait == HostWait::CallbackSlot) check_host_wait();
           continue;
+        }
+        if (asleep) {
+          cb_.waking = true;
+          queue_.push(now_ + cost(behind_op ? &PlatformProfile::callback_after_op_ns : &PlatformProfile::callback_latency_ns),
+                      kCallbackWake, 0);
         }
         st.busy = true;
         st.op_start = now_;
@@ -184,6 +192,37 @@ void SimDevice::complete_record(std::uint64_t rec) {
 }
 
 // ======================================================================= callback thread
+
+void SimDevice::callback_handover(StreamId s) {
+  SimStream& st = streams_[s];
+  StreamOp& op = st.ops.front();
+  last_handover_ = now_;
+  const bool asleep = cb_.asleep_at(now_);
+  cb_.queue.push_back(SimCallback{op.rec, kNoStream, std::move(op.fn), std::move(op.what)});
+  callback_handed_over(st.op_start, config_.platform.callback_after_op_ns > 0, asleep);
+  const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-handoff", st.op_start, now_, op.ready};
+  emit([&](auto& o) { o.on_device_op(span); });
+  st.ops.pop_front();
+  st.busy = false;
+  --callbacks_pending_;
+  if (host_.wait == HostWait::CallbackSlot) check_host_wait();
+  advance(s);
+}
+
+void SimDevice::callback_handed_over(TimeNs reached, bool behind_op, bool asleep) {
+  if (asleep) {
+    // calibrate times callback_after_op_ns from the kernel's end to the body, so the body of a
+    // callback handed over later than that starts at its hand-over.
+    cb_.waking = true;
+    const TimeNs wake =
+        reached + cost(behind_op ? &PlatformProfile::callback_after_op_ns : &PlatformProfile::callback_latency_ns);
+    queue_.push(std::max(now_, wake), kCallbackWake, 0);
+  } else if (!cb_.busy && !cb_.waking) {
+    // The body runs from the event queue, not inside the stream's loop (it may enqueue).
+    cb_.waking = true;
+    queue_.push(now_, kCallbackWake, 0);
+  }
+}
 
 void SimDevice::callback_wake() {
   cb_.waking = false;

@@ -31,6 +31,8 @@ struct PlatformProfile {
   TimeNs callback_run_ns = 1663;
   // 0: profiles from before it was measured, which charged callback_latency_ns here too.
   TimeNs callback_after_op_ns = 0;
+  // 0: profiles from before it was measured, whose relay took the callback at the marker's reach.
+  TimeNs callback_handover_ns = 0;
   TimeNs host_alloc_ns = 391;
   TimeNs host_free_ns = 446;
   TimeNs release_bookkeeping_ns = 1497;
@@ -75,7 +77,7 @@ struct PlatformField {
   CostPayer payer;
 };
 
-inline constexpr std::array<PlatformField, 23> kPlatformFields = {{
+inline constexpr std::array<PlatformField, 24> kPlatformFields = {{
     {"launch_overhead_ns", &PlatformProfile::launch_overhead_ns, nullptr,
      "host time to enqueue one kernel / memset / copy", CostPayer::host},
     {"event_record_ns", &PlatformProfile::event_record_ns, nullptr,
@@ -96,6 +98,11 @@ inline constexpr std::array<PlatformField, 23> kPlatformFields = {{
     {"callback_after_op_ns", &PlatformProfile::callback_after_op_ns, nullptr,
      "marker reached behind a device op while the callback thread sleeps -> its callback starts: the op's "
      "completion reaching the driver's callback thread, then the thread's wake-up (0: callback_latency_ns)",
+     CostPayer::callback_thread},
+    {"callback_handover_ns", &PlatformProfile::callback_handover_ns, nullptr,
+     "through a relay (callback_relay 1), a marker reached behind a device op -> the driver's callback hands it to "
+     "the relay: the first part of callback_after_op_ns, during which the marker still holds its stream and its "
+     "pending-callback slot (0: handed over at the marker's reach)",
      CostPayer::callback_thread},
     {"callback_run_ns", &PlatformProfile::callback_run_ns, nullptr,
      "callback thread time per callback: the host function, and the hand-off to the next one queued", CostPayer::callback_thread},
@@ -126,8 +133,9 @@ inline constexpr std::array<PlatformField, 23> kPlatformFields = {{
      "(0: no limit)", CostPayer::device},
     {"callback_relay", &PlatformProfile::callback_relay, nullptr,
      "1: the driver's callback only hands each host callback to a relay thread (the HIP backend's), so its marker "
-     "leaves the stream and frees its pending-callback slot at the hand-over, before the body runs; 0: the body "
-     "runs in the driver's callback, which holds both until it returns (CUDA's own)", CostPayer::device},
+     "leaves the stream and frees its pending-callback slot at the hand-over (callback_handover_ns), before the "
+     "body runs; 0: the body runs in the driver's callback, which holds both until it returns (CUDA's own)",
+     CostPayer::device},
     {"op_check_sweep", &PlatformProfile::op_check_sweep, nullptr,
      "1: the validation kernel's check pass reads an op's reads in address order over the pass, each word at its "
      "own time, so a write landing on words already checked goes unseen; 0: every read counts at the pass's end",
