@@ -3,7 +3,7 @@
 
 Each headline file is written by the code that computes it from committed results
 (results/conv-autotune/headline.md by `allocsim report`, results/jax/headline.md by
-results/jax/summarize.py, results/hw/h200-deep-tail/headline.md by hw/scripts/validation_headline.py);
+results/jax/summarize.py, results/hw/h200-handover-split/headline.md by hw/scripts/validation_headline.py);
 README quotes them verbatim, and tests (tests/sweep/test_report.cpp,
 tests/xla/test_committed_results.cpp, tests/hw/timeline_analysis_test.cpp) fail when a quote differs
 from its file.
@@ -14,7 +14,7 @@ import sys
 root = pathlib.Path(__file__).resolve().parent.parent
 readme = root / "README.md"
 files = sys.argv[1:] or ["results/conv-autotune/headline.md", "results/jax/headline.md",
-                         "results/hw/h200-deep-tail/headline.md"]
+                         "results/hw/h200-handover-split/headline.md"]
 text = readme.read_text()
 for name in files:
     headline = (root / name).read_text()

@@ -37,14 +37,15 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
 // results/hw/h200-peak-cause, -2 and -32: analysis.md is what hw/scripts/callback_log.py computes from
 // the summaries beside it, and (for -2 and -32, whose summaries the committed script wrote) summarizing
 // the raw lines kept beside them again gives the same summaries; results/hw/h200-all-wake/peak-delays.md
-// is what it computes from that pass's validate.json files, and results/hw/peak-medians/analysis.md
-// from the eight every-policy passes it names.
+// is what it computes from that pass's validate.json files, results/hw/peak-medians/analysis.md what
+// it computes from the eight every-policy passes it names (and h200-handover-split's two from that
+// pass), and h200-peak-median/handover-gaps.md from its kept raw lines.
 TEST_CASE("the committed peak-cause analyses are computed from their callback logs", "[hw][timeline]") {
   const std::string python = ALLOCSIM_TEST_PYTHON;
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
   const std::string root = ALLOCSIM_SOURCE_DIR;
   const std::string script = python + " " + root + "/hw/scripts/callback_log.py ";
-  for (const char* folder_name : {"h200-peak-cause", "h200-peak-cause-2", "h200-peak-cause-32"}) {
+  for (const char* folder_name : {"h200-peak-cause", "h200-peak-cause-2", "h200-peak-cause-32", "h200-peak-median"}) {
     const std::string cmd = script + "peak-cause " + root + "/results/hw/" + folder_name + " --check";
     INFO(cmd);
     CHECK(std::system(cmd.c_str()) == 0);
@@ -59,7 +60,17 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
   medians += " --check";
   INFO(medians);
   CHECK(std::system(medians.c_str()) == 0);
-  for (const char* folder_name : {"h200-peak-cause-2", "h200-peak-cause-32"}) {
+  // h200-handover-split's pass against its own prediction and against the model without the hand-over.
+  const std::string split = root + "/results/hw/h200-handover-split";
+  for (const char* folder_name : {"/peak-medians", "/peak-medians-no-handover"}) {
+    const std::string cmd = script + "peak-medians " + split + folder_name + " " + split + " --check";
+    INFO(cmd);
+    CHECK(std::system(cmd.c_str()) == 0);
+  }
+  const std::string gaps = script + "handover-gaps " + root + "/results/hw/h200-peak-median --check";
+  INFO(gaps);
+  CHECK(std::system(gaps.c_str()) == 0);
+  for (const char* folder_name : {"h200-peak-cause-2", "h200-peak-cause-32", "h200-peak-median"}) {
     const std::string again = script + "check-summaries " + root + "/results/hw/" + folder_name;
     INFO(again);
     CHECK(std::system(again.c_str()) == 0);

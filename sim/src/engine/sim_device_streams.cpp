@@ -104,8 +104,8 @@ void SimDevice::advance(StreamId s) {
           // kernel_end_to_handover): until then the marker holds its stream and its slot, so a
           // host at the pending-callback limit waits for it (results/hw/peak-medians). A marker
           // reached just as the driver handed one over goes with it: on the H200 two callbacks
-          // ready back to back on one stream were handed over a median 5.8 us apart
-          // (results/hw/h200-peak-median's callback logs).
+          // queued back to back on one stream were handed over a median 5 to 12 us apart, against
+          // 79 us from a kernel's end (results/hw/h200-peak-median/handover-gaps.md).
           st.busy = true;
           st.op_start = now_;
           queue_.push(now_ + cost(&PlatformProfile::callback_handover_ns), kCallbackHandover, s);
