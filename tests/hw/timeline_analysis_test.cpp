@@ -38,8 +38,8 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
 // the summaries beside it, and (for -2 and -32, whose summaries the committed script wrote) summarizing
 // the raw lines kept beside them again gives the same summaries; results/hw/h200-all-wake/peak-delays.md
 // is what it computes from that pass's validate.json files, results/hw/peak-medians/analysis.md what
-// it computes from the eight every-policy passes it names (and h200-handover-split's two from that
-// pass), and h200-peak-median/handover-gaps.md from its kept raw lines.
+// it computes from the eight every-policy passes it names (and h200-handover-split's and -2's from
+// their passes), and h200-peak-median/handover-gaps.md from its kept raw lines.
 TEST_CASE("the committed peak-cause analyses are computed from their callback logs", "[hw][timeline]") {
   const std::string python = ALLOCSIM_TEST_PYTHON;
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
@@ -61,12 +61,12 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
   INFO(medians);
   CHECK(std::system(medians.c_str()) == 0);
   // h200-handover-split's pass against its own prediction and against the model without the hand-over.
-  const std::string split = root + "/results/hw/h200-handover-split";
-  for (const char* folder_name : {"/peak-medians", "/peak-medians-no-handover"}) {
-    const std::string cmd = script + "peak-medians " + split + folder_name + " " + split + " --check";
-    INFO(cmd);
-    CHECK(std::system(cmd.c_str()) == 0);
-  }
+  for (const char* session : {"/results/hw/h200-handover-split", "/results/hw/h200-handover-split-2"})
+    for (const char* folder_name : {"/peak-medians", "/peak-medians-no-handover"}) {
+      const std::string cmd = script + "peak-medians " + root + session + folder_name + " " + root + session + " --check";
+      INFO(cmd);
+      CHECK(std::system(cmd.c_str()) == 0);
+    }
   const std::string gaps = script + "handover-gaps " + root + "/results/hw/h200-peak-median --check";
   INFO(gaps);
   CHECK(std::system(gaps.c_str()) == 0);

@@ -158,7 +158,9 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-deep-tail-2/repredicted-calibration-process/all",
                               "results/hw/h200-handover-split/per-execution", "results/hw/h200-handover-split/all",
                               "results/hw/h200-handover-split/repredicted-no-handover/per-execution",
-                              "results/hw/h200-handover-split/repredicted-no-handover/all"}) {
+                              "results/hw/h200-handover-split/repredicted-no-handover/all",
+                              "results/hw/h200-handover-split-2/all",
+                              "results/hw/h200-handover-split-2/repredicted-no-handover/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
