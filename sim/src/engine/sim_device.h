@@ -151,10 +151,11 @@ class SimDevice final : public Device {
   /// Through a relay: hands the callback of stream s's head marker to the callback thread and lets
   /// the marker go (its stream and its pending-callback slot), callback_handover_ns after its reach.
   void callback_handover(StreamId s);
-  /// A marker reached at `reached` whose callback is now with the callback thread: wakes the thread
-  /// if it sleeps, when its body would start (`behind_op`: callback_after_op_ns after the reach, not
-  /// before now), or lets it run at once after the callback running now.
-  void callback_handed_over(TimeNs reached, bool behind_op, bool asleep);
+  /// Through a relay: stream s's head marker, reached at `reached`, leaves its stream and slot, and
+  /// its callback goes to the callback thread, which wakes if it sleeps when the body would start
+  /// (callback_after_op_ns after the reach behind device work, not before now) or else runs it after
+  /// the one running now.
+  void hand_to_relay(StreamId s, TimeNs reached);
   void callback_try();
   void callback_done();
   bool all_idle() const { return streams_.all_idle() && cb_.idle(); }

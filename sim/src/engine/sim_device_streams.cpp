@@ -111,17 +111,12 @@ void SimDevice::advance(StreamId s) {
           queue_.push(now_ + cost(&PlatformProfile::callback_handover_ns), kCallbackHandover, s);
           return;
         }
-        const bool asleep = cb_.asleep_at(now_);
-        cb_.queue.push_back(SimCallback{op.rec, relay ? kNoStream : s, std::move(op.fn), std::move(op.what)});
         if (relay) {
-          callback_handed_over(now_, behind_op, asleep);
-          const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-handoff", now_, now_, op.ready};
-          emit([&](auto& o) { o.on_device_op(span); });
-          st.ops.pop_front();
-          --callbacks_pending_;
-          if (host_.wait == HostWait::CallbackSlot) check_host_wait();
+          hand_to_relay(s, now_);
           continue;
         }
+        const bool asleep = cb_.asleep_at(now_);
+        cb_.queue.push_back(SimCallback{op.rec, s, std::move(op.fn), std::move(op.what)});
         if (asleep) {
           cb_.waking = true;
           queue_.push(now_ + cost(behind_op ? &PlatformProfile::callback_after_op_ns : &PlatformProfile::callback_latency_ns),
@@ -195,21 +190,18 @@ void SimDevice::complete_record(std::uint64_t rec) {
 
 void SimDevice::callback_handover(StreamId s) {
   SimStream& st = streams_[s];
-  StreamOp& op = st.ops.front();
   last_handover_ = now_;
-  const bool asleep = cb_.asleep_at(now_);
-  cb_.queue.push_back(SimCallback{op.rec, kNoStream, std::move(op.fn), std::move(op.what)});
-  callback_handed_over(st.op_start, config_.platform.callback_after_op_ns > 0, asleep);
-  const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-handoff", st.op_start, now_, op.ready};
-  emit([&](auto& o) { o.on_device_op(span); });
-  st.ops.pop_front();
   st.busy = false;
-  --callbacks_pending_;
-  if (host_.wait == HostWait::CallbackSlot) check_host_wait();
+  hand_to_relay(s, st.op_start);
   advance(s);
 }
 
-void SimDevice::callback_handed_over(TimeNs reached, bool behind_op, bool asleep) {
+void SimDevice::hand_to_relay(StreamId s, TimeNs reached) {
+  SimStream& st = streams_[s];
+  StreamOp& op = st.ops.front();
+  const bool asleep = cb_.asleep_at(now_);
+  const bool behind_op = reached > op.ready && config_.platform.callback_after_op_ns > 0;
+  cb_.queue.push_back(SimCallback{op.rec, kNoStream, std::move(op.fn), std::move(op.what)});
   if (asleep) {
     // calibrate times callback_after_op_ns from the kernel's end to the body, so the body of a
     // callback handed over later than that starts at its hand-over.
@@ -222,6 +214,11 @@ void SimDevice::callback_handed_over(TimeNs reached, bool behind_op, bool asleep
     cb_.waking = true;
     queue_.push(now_, kCallbackWake, 0);
   }
+  const DeviceOpSpan span{op.op_seq, s, DeviceOpKind::Marker, "callback-handoff", reached, now_, op.ready};
+  emit([&](auto& o) { o.on_device_op(span); });
+  st.ops.pop_front();
+  --callbacks_pending_;
+  if (host_.wait == HostWait::CallbackSlot) check_host_wait();
 }
 
 void SimDevice::callback_wake() {
