@@ -156,6 +156,9 @@ class SimDevice final : public Device {
   /// (callback_after_op_ns after the reach behind device work, not before now) or else runs it after
   /// the one running now.
   void hand_to_relay(StreamId s, TimeNs reached);
+  /// A sleeping callback thread's wake-up for `marker`, reached at `reached`, drawn:
+  /// callback_after_op_ns behind device work, callback_latency_ns on an idle stream.
+  TimeNs wake_after_reach(const StreamOp& marker, TimeNs reached);
   void callback_try();
   void callback_done();
   bool all_idle() const { return streams_.all_idle() && cb_.idle(); }

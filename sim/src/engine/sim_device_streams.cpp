@@ -95,12 +95,8 @@ void SimDevice::advance(StreamId s) {
         acquire(me, sync_key(SyncKind::EnqueuedOp, op.op_seq));
         release(me, sync_key(SyncKind::CallbackHandoff, op.rec));
         const bool relay = config_.platform.callback_relay != 0;
-        // A marker that waited behind device work is reached when that work ends, and the driver's
-        // callback thread learns of it later than of one enqueued on an idle stream: on the H200,
-        // about twice as long from a kernel's end (callback_after_op_ns; results/hw/h200-chain).
-        const bool behind_op = now_ > op.ready && config_.platform.callback_after_op_ns > 0;
         if (relay && now_ > op.ready && config_.platform.callback_handover_ns > 0 && last_handover_ != now_) {
-          // Most of that is before the hand-over (on the H200 about 78 of 100 us, calibrate's
+          // Most of callback_after_op_ns is before the hand-over (on the H200 about 79 of 100 us, calibrate's
           // kernel_end_to_handover): until then the marker holds its stream and its slot, so a
           // host at the pending-callback limit waits for it (results/hw/peak-medians). A marker
           // reached just as the driver handed one over goes with it: on the H200 two callbacks
@@ -119,8 +115,7 @@ void SimDevice::advance(StreamId s) {
         cb_.queue.push_back(SimCallback{op.rec, s, std::move(op.fn), std::move(op.what)});
         if (asleep) {
           cb_.waking = true;
-          queue_.push(now_ + cost(behind_op ? &PlatformProfile::callback_after_op_ns : &PlatformProfile::callback_latency_ns),
-                      kCallbackWake, 0);
+          queue_.push(now_ + wake_after_reach(op, now_), kCallbackWake, 0);
         }
         st.busy = true;
         st.op_start = now_;
@@ -188,6 +183,14 @@ void SimDevice::complete_record(std::uint64_t rec) {
 
 // ======================================================================= callback thread
 
+TimeNs SimDevice::wake_after_reach(const StreamOp& marker, TimeNs reached) {
+  // A marker that waited behind device work is reached when that work ends, and the driver's
+  // callback thread learns of it later than of one enqueued on an idle stream: on the H200, about
+  // twice as long from a kernel's end (callback_after_op_ns; results/hw/h200-chain).
+  const bool behind_op = reached > marker.ready && config_.platform.callback_after_op_ns > 0;
+  return cost(behind_op ? &PlatformProfile::callback_after_op_ns : &PlatformProfile::callback_latency_ns);
+}
+
 void SimDevice::callback_handover(StreamId s) {
   SimStream& st = streams_[s];
   last_handover_ = now_;
@@ -200,15 +203,12 @@ void SimDevice::hand_to_relay(StreamId s, TimeNs reached) {
   SimStream& st = streams_[s];
   StreamOp& op = st.ops.front();
   const bool asleep = cb_.asleep_at(now_);
-  const bool behind_op = reached > op.ready && config_.platform.callback_after_op_ns > 0;
   cb_.queue.push_back(SimCallback{op.rec, kNoStream, std::move(op.fn), std::move(op.what)});
   if (asleep) {
     // calibrate times callback_after_op_ns from the kernel's end to the body, so the body of a
     // callback handed over later than that starts at its hand-over.
     cb_.waking = true;
-    const TimeNs wake =
-        reached + cost(behind_op ? &PlatformProfile::callback_after_op_ns : &PlatformProfile::callback_latency_ns);
-    queue_.push(std::max(now_, wake), kCallbackWake, 0);
+    queue_.push(std::max(now_, reached + wake_after_reach(op, reached)), kCallbackWake, 0);
   } else if (!cb_.busy && !cb_.waking) {
     // The body runs from the event queue, not inside the stream's loop (it may enqueue).
     cb_.waking = true;
