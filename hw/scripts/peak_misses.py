@@ -3,7 +3,13 @@
 that vary between trials and processes and that the calibrated prediction draws from calibration.
 
   peak_misses.py SESSION [--check]   SESSION/peak-misses.md, from the every-policy pass
-                                     (SESSION/all/*/semaphore-*/validate.json) and SESSION/calibration.json
+                                     (SESSION/all/*/semaphore-*/validate.json), SESSION/calibration.json
+                                     and, when they are there, SESSION/peak-misses-paced.tsv and
+                                     SESSION/peak-medians/sim-medians.tsv
+  peak_misses.py paced SESSION ALLOCSIM [--check]
+                                     SESSION/peak-misses-paced.tsv: for each such trial, the ALLOCSIM
+                                     binary's `run --samples` with every host cost times the trial's own
+                                     host pace (`--host-pace`): its simulated peak median, p95 and max
 
 For every callback or poll combination whose trials' peak range is not inside the calibrated simulated
 runs' range, each trial outside it with (a) its host cadence over the run's median trial's, and its rank
@@ -69,6 +75,71 @@ def relay_wait_chance(calibration, wait_ns, grid=20000):
     return total / grid
 
 
+PACED_SAMPLES = 1000
+PACED_COLUMNS = ["scenario", "semaphore", "policy", "guard", "trial", "pace", "samples", "median", "p95", "max"]
+
+
+def outside_trials(session):
+    """(validate.json, run, trial index, the trials' peaks) for every trial of a varying callback or poll
+    combination whose peak lies outside the calibrated simulated range."""
+    for v in passes(session):
+        for r in v["runs"]:
+            peaks = [t["peak_bytes_in_use"] for t in r.get("callback_trials", [])]
+            if not peaks or min(peaks) == max(peaks):
+                continue
+            lo, hi = r["sim"]["peak_bytes_in_use_min"], r["sim"]["peak_bytes_in_use_max"]
+            for i, p in enumerate(peaks):
+                if p < lo or p > hi:
+                    yield v, r, i, peaks
+
+
+def trial_pace(r, i):
+    """Trial i's host pace: its launch cadence over the simulator's median (as sim_host_paced draws)."""
+    return r["host_cadence_by_trial"][i] / r["sim"]["host_cadence_ns"]
+
+
+def paced(session, binary):
+    """The TSV's text: each outside trial's program simulated with every host cost times its pace."""
+    import subprocess
+    import tempfile
+    session = Path(session)
+    rows = ["\t".join(PACED_COLUMNS)]
+    with tempfile.TemporaryDirectory() as tmp:
+        out_json = Path(tmp) / "run.json"
+        for v, r, i, _ in outside_trials(session):
+            pace = f"{trial_pace(r, i):.3f}"
+            subprocess.run([binary, "run", v["scenario"], "--semaphore", str(v["semaphore"]), "--policy", r["policy"],
+                            "--guard", r["guard"], "--samples", str(PACED_SAMPLES), "--platform",
+                            str(session / "calibration.json"), "--host-pace", pace, "--json", str(out_json),
+                            "--progress", "off"], check=True, stdout=subprocess.DEVNULL)
+            q = json.load(open(out_json))["host_pace_scan"][0]["peak_bytes_in_use"]
+            rows.append("\t".join(str(x) for x in (v["scenario"], v["semaphore"], r["policy"], r["guard"], i, pace,
+                                                   PACED_SAMPLES, q["median"], q["p95"], q["max"])))
+    return "\n".join(rows) + "\n"
+
+
+def read_paced(session):
+    path = Path(session) / "peak-misses-paced.tsv"
+    if not path.exists():
+        return {}
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        rows = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f]
+    return {(r["scenario"], int(r["semaphore"]), r["policy"], r["guard"], int(r["trial"])): r for r in rows}
+
+
+def read_sim_medians(session):
+    """(scenario, semaphore, policy, guard) -> the calibrated prediction's median peak, from
+    SESSION/peak-medians/sim-medians.tsv (callback_log.py sim-medians) when it is there."""
+    path = Path(session) / "peak-medians" / "sim-medians.tsv"
+    if not path.exists():
+        return {}
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        rows = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in f]
+    return {(r["scenario"], int(r["semaphore"]), r["policy"], r["guard"]): int(r["median"]) for r in rows}
+
+
 def passes(session):
     for path in sorted((session / "all").glob("*/semaphore-*/validate.json"),
                        key=lambda p: (p.parts[-3], int(p.parts[-2].split("-")[1]))):
@@ -114,51 +185,60 @@ def peak_misses(session):
          "from a callback's hand-over to the relay's body (`callback_trials`' `wake_max_ns`; rank 1 the run's longest). "
          f"The calibrated prediction draws the host's pace once a run from the calibration's host-pace spread, "
          f"{pace[0]:.2f} to {pace[-1]:.2f} of its median (p0 to p99); the host-paced prediction (`sim_host_paced`) from "
-         "the run's own trials'. MiB.\n",
+         "the run's own trials'. `sim at its pace`: the calibrated prediction played again with every host cost times "
+         f"the trial's own pace (its cadence over the simulator's; `peak-misses-paced.tsv`, {PACED_SAMPLES} runs), beside the calibrated prediction's median "
+         "(`peak-medians/sim-medians.tsv`). MiB.\n",
          "| scenario | semaphore | policy + guard | sim / host-paced range | trial | peak | cadence / median (rank) | "
-         "longest relay wait, ms (rank) |",
-         "|---|---|---|---|---|---|---|---|"]
-    sentences, processes = [], []
+         "longest relay wait, ms (rank) | sim at its pace: median / max |",
+         "|---|---|---|---|---|---|---|---|---|"]
+    at_pace = read_paced(session)
+    sim_medians = read_sim_medians(session)
+    sentences = []
+    for v, r, i, peaks in outside_trials(session):
+        lo, hi = r["sim"]["peak_bytes_in_use_min"], r["sim"]["peak_bytes_in_use_max"]
+        host_paced = r.get("sim_host_paced")
+        cadence = r["host_cadence_by_trial"]
+        waits = [t["wake_max_ns"] for t in r["callback_trials"]]
+        ratio = cadence[i] / median(cadence)
+        key = (v["scenario"], v["semaphore"], r["policy"], r["guard"], i)
+        row = at_pace.get(key)
+        o.append(f"| {v['scenario']} | {v['semaphore']} | {r['policy']} + {r['guard']} | {mib(lo)} - {mib(hi)} / "
+                 + (f"{mib(host_paced['peak_bytes_in_use_min'])} - {mib(host_paced['peak_bytes_in_use_max'])}"
+                    if host_paced else "-")
+                 + f" | {i} | {mib(peaks[i])} | {ratio:.2f} ({rank_from_top(cadence, i)}) | "
+                 f"{waits[i] / 1e6:.2f} ({rank_from_top(waits, i)}) | "
+                 + (f"{row['pace']}: {mib(int(row['median']))} / {mib(int(row['max']))}" if row else "-") + " |")
+        outside = {j for j, p in enumerate(peaks) if p < lo or p > hi}
+        as_long = sum(w >= waits[i] for j, w in enumerate(waits) if j not in outside)
+        where = f"{v['scenario']} at semaphore {v['semaphore']}, {r['policy']} + {r['guard']}"
+        below = peaks[i] < lo
+        if ratio > pace[-1] and below:
+            cause = (f"its host ran {ratio:.2f} times the run's median trial's cadence, beyond the calibration's "
+                     f"p99 pace of {pace[-1]:.2f}")
+            calibrated = sim_medians.get(key[:4])
+            if row and calibrated:
+                a, b, c = calibrated, int(row["median"]), peaks[i]
+                share = "all" if b <= c else f"{100 * max(0, a - b) / (a - c):.0f} %"
+                cause += (f"; with every host cost times its pace ({row['pace']}), the simulated median peak goes from "
+                          f"{mib(a)} to {mib(b)} MiB against this trial's {mib(c)}: the slower host accounts for {share} "
+                          "of that gap")
+        elif waits[i] >= WAIT_LEVELS[0] and not below:
+            cause = (f"a callback waited {waits[i] / 1e6:.2f} ms from its hand-over to the relay's body "
+                     f"({as_long} of the run's trials inside the range waited at least as long)")
+        else:
+            cause = (f"neither a host slower than the calibration's p99 pace ({ratio:.2f} of the median) nor "
+                     f"a relay wait of 1 ms or more ({waits[i] / 1e6:.2f})")
+        inside_paced = host_paced and host_paced["peak_bytes_in_use_min"] <= peaks[i] <= host_paced["peak_bytes_in_use_max"]
+        sentences.append(f"- {where}, trial {i} ({mib(peaks[i])} MiB, {'below' if below else 'above'} the range): "
+                         f"{cause}; " + ("inside the host-paced prediction's range." if inside_paced
+                                         else "outside the host-paced prediction's range too."))
+    processes = []
     for v in passes(session):
-        waits_by_trial = []
-        for r in v["runs"]:
-            trials = r.get("callback_trials", [])
-            waits_by_trial += [(t["wake_max_ns"], t["callbacks"]) for t in trials]
-            peaks = [t["peak_bytes_in_use"] for t in trials]
-            if not peaks or min(peaks) == max(peaks):
-                continue
-            lo, hi = r["sim"]["peak_bytes_in_use_min"], r["sim"]["peak_bytes_in_use_max"]
-            paced = r.get("sim_host_paced")
-            outside = [i for i, p in enumerate(peaks) if p < lo or p > hi]
-            cadence = r["host_cadence_by_trial"]
-            typical = median(cadence)
-            waits = [t["wake_max_ns"] for t in trials]
-            where = f"{v['scenario']} at semaphore {v['semaphore']}, {r['policy']} + {r['guard']}"
-            for i in outside:
-                ratio = cadence[i] / typical
-                o.append(f"| {v['scenario']} | {v['semaphore']} | {r['policy']} + {r['guard']} | {mib(lo)} - {mib(hi)} / "
-                         + (f"{mib(paced['peak_bytes_in_use_min'])} - {mib(paced['peak_bytes_in_use_max'])}" if paced else "-")
-                         + f" | {i} | {mib(peaks[i])} | {ratio:.2f} ({rank_from_top(cadence, i)}) | "
-                         f"{waits[i] / 1e6:.2f} ({rank_from_top(waits, i)}) |")
-                inside_paced = paced and paced["peak_bytes_in_use_min"] <= peaks[i] <= paced["peak_bytes_in_use_max"]
-                as_long = sum(w >= waits[i] for j, w in enumerate(waits) if j not in outside)
-                side = "below" if peaks[i] < lo else "above"
-                if ratio > pace[-1] and peaks[i] < lo:
-                    cause = (f"its host ran {ratio:.2f} times the run's median trial's cadence, beyond the calibration's "
-                             f"p99 pace of {pace[-1]:.2f}")
-                elif waits[i] >= WAIT_LEVELS[0] and peaks[i] > hi:
-                    cause = (f"a callback waited {waits[i] / 1e6:.2f} ms from its hand-over to the relay's body "
-                             f"({as_long} of the run's trials inside the range waited at least as long)")
-                else:
-                    cause = (f"neither a host slower than the calibration's p99 pace ({ratio:.2f} of the median) nor "
-                             f"a relay wait of 1 ms or more ({waits[i] / 1e6:.2f})")
-                sentences.append(f"- {where}, trial {i} ({mib(peaks[i])} MiB, {side} the range): {cause}; "
-                                 + ("inside the host-paced prediction's range." if inside_paced
-                                    else "outside the host-paced prediction's range too."))
+        waits_by_trial = [(t["wake_max_ns"], t["callbacks"]) for r in v["runs"] for t in r.get("callback_trials", [])]
         if waits_by_trial:
             processes.append((v["scenario"], v["semaphore"], v["process_pace"]["pace"], waits_by_trial))
     if not sentences:
-        o.append("| - | - | - | - | - | - | - | - |")
+        o.append("| - | - | - | - | - | - | - | - | - |")
     o.append("")
     o += sentences or ["Every trial's peak lay inside the simulated range."]
     o += ["", "Relay waits by process: the share of its callback trials (all callback policies) with a wait of at "
@@ -192,6 +272,8 @@ def peak_misses(session):
 def main(argv):
     check = "--check" in argv
     args = [a for a in argv if a != "--check"]
+    if len(args) == 3 and args[0] == "paced":
+        return write_or_check(Path(args[1]) / "peak-misses-paced.tsv", paced(args[1], args[2]), check)
     if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
