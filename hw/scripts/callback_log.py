@@ -5,12 +5,12 @@
                                                    the peak, the earlier executions' among them and the
                                                    callbacks that freed those, and the trial's callbacks
                                                    handed over after a later-enqueued semaphore release
-  callback_log.py keep LOG[.gz] OUT.jsonl.gz K [--highest]
+  callback_log.py keep LOG[.gz] OUT.jsonl.gz K [--highest|--lowest]
                                                    LOG's header, its first K trials of each combination and
                                                    every trial whose peak is above the combination's
                                                    commonest (with --highest: at the combination's highest
-                                                   peak, when that is above the commonest): the raw lines
-                                                   the analysis quotes
+                                                   peak, when that is above the commonest; with --lowest:
+                                                   below the commonest): the raw lines the analysis quotes
   callback_log.py peak-cause DIR [--check]         DIR/analysis.md from DIR/summary-*.jsonl(.gz)
                                                    (hw/scripts/h200_peak_cause.sh)
   callback_log.py peak-delays SESSION [--check]    SESSION/peak-delays.md: in an every-policy pass
@@ -157,7 +157,7 @@ def summarize(log, out):
 
 
 def peak_thresholds(log, highest):
-    """By combination: the peak a trial must exceed to be kept (reach, with highest)."""
+    """By combination: the commonest peak, or (highest) the peak a trial must exceed to be kept (reach)."""
     peaks = collections.defaultdict(collections.Counter)
     it = lines(log)
     next(it)
@@ -170,13 +170,15 @@ def peak_thresholds(log, highest):
     return out
 
 
-def keep(log, out, first, highest=False):
-    common = peak_thresholds(log, highest)
+def keep(log, out, first, which=None):
+    """which: None or "--highest" keeps the trials above the threshold, "--lowest" those below the commonest."""
+    threshold = peak_thresholds(log, which == "--highest")
+    kept = ((lambda p, t: p < t) if which == "--lowest" else (lambda p, t: p > t))
     it = lines(log)
     with gzip.open(out, "wt") as f:
         f.write(json.dumps(next(it)) + "\n")
         for t in it:
-            if t["trial"] < first or t["peak_bytes_in_use"] > common[(t["policy"], t["guard"])]:
+            if t["trial"] < first or kept(t["peak_bytes_in_use"], threshold[(t["policy"], t["guard"])]):
                 f.write(json.dumps(t) + "\n")
     return 0
 
@@ -595,8 +597,8 @@ def main(argv):
         return summarize(args[1], args[2])
     if len(args) == 2 and args[0] == "check-summaries":
         return check_summaries(args[1])
-    if len(args) in (4, 5) and args[0] == "keep" and (len(args) == 4 or args[4] == "--highest"):
-        return keep(args[1], args[2], int(args[3]), highest=len(args) == 5)
+    if len(args) in (4, 5) and args[0] == "keep" and (len(args) == 4 or args[4] in ("--highest", "--lowest")):
+        return keep(args[1], args[2], int(args[3]), args[4] if len(args) == 5 else None)
     if len(args) == 2 and args[0] == "handover-gaps":
         return write_or_check(Path(args[1]) / "handover-gaps.md", handover_gaps(args[1]), check)
     if len(args) >= 4 and args[0] == "sim-medians":

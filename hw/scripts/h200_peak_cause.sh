@@ -13,12 +13,15 @@
 # (hw/README.md). Writes $OUT/$NAME/ (default h200-peak-cause). SCENARIO (default seed-repro),
 # SEMAPHORE (default 1) and
 # SIM_SAMPLES (default: validate's) go to every validate; KEEP_HIGHEST=1 keeps, besides the first
-# trials, only those at their combination's highest peak (where peaks vary, as at semaphore 32).
+# trials, only those at their combination's highest peak (where peaks vary, as at semaphore 32);
+# KEEP_LOWEST=1 those below its commonest peak instead, and leaves analysis.md out (peak-cause reads
+# what held a high peak; hw/scripts/host_gaps.py reads the low ones). CALIBRATION=FILE validates
+# against that calibration (copied into the folder) instead of running calibrate.
 set -u
 NAME=${NAME:-h200-peak-cause}  # the results folder this run becomes
 source hw/scripts/run_lib.sh
 P="$O/calibration.json"
-run $B calibrate --out "$P"
+if [ -n "${CALIBRATION:-}" ]; then cp "$CALIBRATION" "$P"; else run $B calibrate --out "$P"; fi
 L=/tmp/callback-logs  # the whole logs: not brought back
 mkdir -p "$L"
 SIM=(); [ -n "${SIM_SAMPLES:-}" ] && SIM=(--sim-samples "$SIM_SAMPLES")
@@ -32,8 +35,8 @@ for combo in $COMBOS; do
         --callback-log "$L/$tag.jsonl" --out "$O/$tag"
     run python3 hw/scripts/callback_log.py summarize "$L/$tag.jsonl" "$O/summary-$tag.jsonl"
     first=${KEEP:-20}; [ "$policy" = all ] && first=0
-    run python3 hw/scripts/callback_log.py keep "$L/$tag.jsonl" "$O/kept-$tag.jsonl.gz" "$first" ${KEEP_HIGHEST:+--highest}
+    run python3 hw/scripts/callback_log.py keep "$L/$tag.jsonl" "$O/kept-$tag.jsonl.gz" "$first" ${KEEP_HIGHEST:+--highest} ${KEEP_LOWEST:+--lowest}
     rm -f "$L/$tag.jsonl"
   done
 done
-run python3 hw/scripts/callback_log.py peak-cause "$O"
+[ -n "${KEEP_LOWEST:-}" ] || run python3 hw/scripts/callback_log.py peak-cause "$O"
