@@ -34,20 +34,22 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
   }
 }
 
-// results/hw/h200-peak-cause, -2 and -32: analysis.md is what hw/scripts/callback_log.py computes from
-// the summaries beside it, and (for -2 and -32, whose summaries the committed script wrote) summarizing
-// the raw lines kept beside them again gives the same summaries; results/hw/h200-all-wake/peak-delays.md
-// is what it computes from that pass's validate.json files, results/hw/peak-medians/analysis.md what
-// it computes from the eight every-policy passes it names (and h200-handover-split's and -2's from
-// their passes), h200-handover-split's and -2's peak-misses.md from their passes (and the
-// simulator's runs at each such trial's pace beside it), and
-// h200-peak-median/handover-gaps.md from its kept raw lines.
+// results/hw/h200-peak-cause, -2, -32 and h200-low-peak/conv-autotune-1: analysis.md is what
+// hw/scripts/callback_log.py computes from the summaries beside it, and (for all but the first, whose
+// summaries the committed script wrote) summarizing the raw lines kept beside them again gives the
+// same summaries; results/hw/h200-all-wake/peak-delays.md is what it computes from that pass's
+// validate.json files, results/hw/peak-medians/analysis.md what it computes from the eight
+// every-policy passes it names (and h200-handover-split's and -2's from their passes),
+// h200-handover-split's, -2's and h200-low-peak's peak-misses.md from their passes (and the
+// simulator's runs at each such trial's pace beside it), and h200-peak-median/handover-gaps.md
+// from its kept raw lines.
 TEST_CASE("the committed peak-cause analyses are computed from their callback logs", "[hw][timeline]") {
   const std::string python = ALLOCSIM_TEST_PYTHON;
   allocsim::test::require_tool(!python.empty() && python.find("NOTFOUND") == std::string::npos, "python3 not found");
   const std::string root = ALLOCSIM_SOURCE_DIR;
   const std::string script = python + " " + root + "/hw/scripts/callback_log.py ";
-  for (const char* folder_name : {"h200-peak-cause", "h200-peak-cause-2", "h200-peak-cause-32", "h200-peak-median"}) {
+  for (const char* folder_name : {"h200-peak-cause", "h200-peak-cause-2", "h200-peak-cause-32", "h200-peak-median",
+                                  "h200-low-peak/conv-autotune-1"}) {
     const std::string cmd = script + "peak-cause " + root + "/results/hw/" + folder_name + " --check";
     INFO(cmd);
     CHECK(std::system(cmd.c_str()) == 0);
@@ -72,7 +74,8 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
   // h200-handover-split's and -2's trials outside the simulated peak range, beside their host pace
   // and relay waits (hw/scripts/peak_misses.py).
   // Their peak-misses-paced.tsv is what the simulator gives each such trial at its own pace.
-  for (const char* session : {"/results/hw/h200-handover-split", "/results/hw/h200-handover-split-2"}) {
+  for (const char* session :
+       {"/results/hw/h200-handover-split", "/results/hw/h200-handover-split-2", "/results/hw/h200-low-peak"}) {
     const std::string misses = python + " " + root + "/hw/scripts/peak_misses.py ";
     for (const std::string& args : {root + session, "paced " + root + session + " " + ALLOCSIM_TEST_CLI}) {
       const std::string cmd = misses + args + " --check";
@@ -83,7 +86,9 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
   const std::string gaps = script + "handover-gaps " + root + "/results/hw/h200-peak-median --check";
   INFO(gaps);
   CHECK(std::system(gaps.c_str()) == 0);
-  for (const char* folder_name : {"h200-peak-cause-2", "h200-peak-cause-32", "h200-peak-median"}) {
+  for (const char* folder_name : {"h200-peak-cause-2", "h200-peak-cause-32", "h200-peak-median",
+                                  "h200-low-peak/seed-repro-2", "h200-low-peak/seed-repro-4",
+                                  "h200-low-peak/seed-repro-32", "h200-low-peak/conv-autotune-1"}) {
     const std::string again = script + "check-summaries " + root + "/results/hw/" + folder_name;
     INFO(again);
     CHECK(std::system(again.c_str()) == 0);
