@@ -273,9 +273,32 @@ def peak_misses(session):
     return "\n".join(o).rstrip() + "\n"
 
 
+def refusal(folder, binary=None):
+    """Why FOLDER (and BINARY) cannot be used (None: they can): exit status 2 and this message rather
+    than a traceback."""
+    folder = Path(folder)
+    if not (folder / "calibration.json").is_file():
+        return f"{folder}: no calibration.json (the session's calibration)"
+    spread = json.load(open(folder / "calibration.json")).get("spread", {})
+    missing = [k for k in ("host_pace", "callback_after_op_ns", "callback_handover_ns") if k not in spread]
+    if missing:
+        return f"{folder}/calibration.json: no spread of {', '.join(missing)} (calibrated before the hand-over split)"
+    if binary is not None and not os.access(binary, os.X_OK):
+        return f"{binary}: not an executable allocsim binary"
+    if not passes(folder):
+        return f"{folder}: no validate.json under all/<scenario>/semaphore-<n>/ or <run>/<combination>/"
+    return None
+
+
 def main(argv):
     check = "--check" in argv
     args = [a for a in argv if a != "--check"]
+    paced_run = len(args) == 3 and args[0] == "paced"
+    folder = args[1] if paced_run else args[0] if len(args) == 1 else None
+    why = refusal(folder, args[2] if paced_run else None) if folder else None
+    if why:
+        print(f"peak_misses.py: {why}", file=sys.stderr)
+        return 2
     if len(args) == 3 and args[0] == "paced":
         return write_or_check(Path(args[1]) / "peak-misses-paced.tsv", paced(args[1], args[2]), check)
     if len(args) != 1:
