@@ -37,10 +37,11 @@ TEST_CASE("the committed timeline analyses are computed from their timelines", "
 // results/hw/h200-peak-cause, -2, -32 and h200-low-peak/conv-autotune-1: analysis.md is what
 // hw/scripts/callback_log.py computes from the summaries beside it, and (for all but the first, whose
 // summaries the committed script wrote) summarizing the raw lines kept beside them again gives the
-// same summaries; results/hw/h200-all-wake/peak-delays.md is what it computes from that pass's
-// validate.json files, results/hw/peak-medians/analysis.md what it computes from the eight
-// every-policy passes it names (and h200-handover-split's and -2's from their passes),
-// h200-handover-split's, -2's and h200-low-peak's peak-misses.md from their passes (and the
+// same summaries; results/hw/h200-all-wake/peak-delays.md (and h200-handover-split-3's) is what it
+// computes from that pass's validate.json files, results/hw/peak-medians/analysis.md what it computes
+// from the eight
+// every-policy passes it names (and h200-handover-split's, -2's and -3's from their passes),
+// h200-handover-split's, -2's, -3's and h200-low-peak's peak-misses.md from their passes (and the
 // simulator's runs at each such trial's pace beside it), and h200-peak-median/handover-gaps.md
 // from its kept raw lines.
 TEST_CASE("the committed peak-cause analyses are computed from their callback logs", "[hw][timeline]") {
@@ -54,9 +55,11 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
     INFO(cmd);
     CHECK(std::system(cmd.c_str()) == 0);
   }
-  const std::string delays = script + "peak-delays " + root + "/results/hw/h200-all-wake --check";
-  INFO(delays);
-  CHECK(std::system(delays.c_str()) == 0);
+  for (const char* session : {"/results/hw/h200-all-wake", "/results/hw/h200-handover-split-3"}) {
+    const std::string delays = script + "peak-delays " + root + session + " --check";
+    INFO(delays);
+    CHECK(std::system(delays.c_str()) == 0);
+  }
   std::string medians = script + "peak-medians " + root + "/results/hw/peak-medians";
   for (const char* session : {"h200-all-sweep", "h200-all-trial-release", "h200-all-trial-release-2", "h200-all-wake",
                               "h200-warmup", "h200-warmup-2", "h200-deep-tail", "h200-deep-tail-2"})
@@ -64,7 +67,12 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
   medians += " --check";
   INFO(medians);
   CHECK(std::system(medians.c_str()) == 0);
-  // h200-handover-split's pass against its own prediction and against the model without the hand-over.
+  // h200-handover-split's pass against its own prediction and against the model without the hand-over
+  // (-3's against its own alone).
+  const std::string third = script + "peak-medians " + root + "/results/hw/h200-handover-split-3/peak-medians " + root +
+                            "/results/hw/h200-handover-split-3 --check";
+  INFO(third);
+  CHECK(std::system(third.c_str()) == 0);
   for (const char* session : {"/results/hw/h200-handover-split", "/results/hw/h200-handover-split-2"})
     for (const char* folder_name : {"/peak-medians", "/peak-medians-no-handover"}) {
       const std::string cmd = script + "peak-medians " + root + session + folder_name + " " + root + session + " --check";
@@ -75,7 +83,8 @@ TEST_CASE("the committed peak-cause analyses are computed from their callback lo
   // and relay waits (hw/scripts/peak_misses.py).
   // Their peak-misses-paced.tsv is what the simulator gives each such trial at its own pace.
   for (const char* session :
-       {"/results/hw/h200-handover-split", "/results/hw/h200-handover-split-2", "/results/hw/h200-low-peak"}) {
+       {"/results/hw/h200-handover-split", "/results/hw/h200-handover-split-2", "/results/hw/h200-handover-split-3",
+        "/results/hw/h200-low-peak"}) {
     const std::string misses = python + " " + root + "/hw/scripts/peak_misses.py ";
     for (const std::string& args : {root + session, "paced " + root + session + " " + ALLOCSIM_TEST_CLI}) {
       const std::string cmd = misses + args + " --check";

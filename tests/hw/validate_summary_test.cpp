@@ -162,7 +162,9 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-handover-split-2/all",
                               "results/hw/h200-handover-split-2/repredicted-no-handover/all",
                               "results/hw/h200-low-peak/seed-repro-2", "results/hw/h200-low-peak/seed-repro-4",
-                              "results/hw/h200-low-peak/seed-repro-32", "results/hw/h200-low-peak/conv-autotune-1"}) {
+                              "results/hw/h200-low-peak/seed-repro-32", "results/hw/h200-low-peak/conv-autotune-1",
+                              "results/hw/h200-handover-split-3/per-execution",
+                              "results/hw/h200-handover-split-3/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
