@@ -8,7 +8,7 @@ endfunction()
 
 if(ALLOCSIM_SANITIZE)
   # -O1, as the ASan documentation advises: unoptimised code made the sanitizer pass's replays of
-  # committed results (tests/hw) run 17 times slower than release and past CTest's timeout.
+  # committed results (tests/hw) run more than 17 times slower than release and past CTest's timeout.
   add_compile_options(-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
   # GCC 12's -Wmaybe-uninitialized gives false positives under the sanitizers' instrumentation
