@@ -12,7 +12,9 @@
 # (default 0) semaphore releases are timed after every counted trial of the per-execution pass
 # (validate --release-per-trial; repredict --release trials draws from them), RELEASE_PER_TRIAL_ALL
 # (default 0) after every trial of the every-policy pass. PER_EXEC=0 leaves the per-execution pass
-# out. Split over several device calls (one may run 10 minutes): CALIBRATION=FILE takes an earlier
+# out. PROCESSES=N (default 1) runs each point's 400 trials in N validating processes of 400/N
+# trials instead of one (<point>/process-<i>/, round by round over the points, so a drift of the
+# machine meets every point alike); summarize pools them. Split over several device calls (one may run 10 minutes): CALIBRATION=FILE takes an earlier
 # call's calibration instead of calibrating again, TIMELINES=0 leaves the timelines out, and
 # ALL_SCENARIOS (default "seed-repro conv-autotune") the every-policy pass's scenarios.
 set -u
@@ -32,12 +34,16 @@ for S in 1 2 32; do
 done
 fi
 if [ "${PER_EXEC:-1}" != 0 ]; then
-for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
-            "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
-  set -- $pair
-  run $B validate "$1" --policies immediate --guards none --trials 400 --sim-samples 1000 --semaphore "$2" \
-      --warmup-trials "${WARMUP:-40}" --release-per-trial "${RELEASE_PER_TRIAL:-0}" --platform "$P" \
-      --out "$O/per-execution/$1/semaphore-$2"
+N=${PROCESSES:-1}
+for i in $(seq 1 "$N"); do
+  for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
+              "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
+    set -- $pair
+    out="$O/per-execution/$1/semaphore-$2"
+    [ "$N" = 1 ] || out="$out/process-$i"
+    run $B validate "$1" --policies immediate --guards none --trials $((400 / N)) --sim-samples 1000 --semaphore "$2" \
+        --warmup-trials "${WARMUP:-40}" --release-per-trial "${RELEASE_PER_TRIAL:-0}" --platform "$P" --out "$out"
+  done
 done
 run $B summarize "$O/per-execution"
 fi

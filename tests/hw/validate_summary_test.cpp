@@ -207,6 +207,32 @@ TEST_CASE("summary sentences follow the data", "[hw][summary]") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("summary: a point's trials in several processes are pooled, each process's own miss beside it",
+          "[hw][summary]") {
+  const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_pool." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  // Two processes of 10 trials, 2 executions, against one calibrated prediction of 4 in 10 runs on
+  // execution 0: one process corrupted it in 9 trials (+50 pp alone), the other in 1 (-30 pp).
+  hw::ValidateReport rep = toy_report(2);
+  for (int corrupted : {9, 1}) {
+    rep.runs = {run("immediate", "none", corrupted, 0, 4)};
+    hw::write_validate_files((dir / "toy" / "semaphore-2" / ("process-" + std::to_string(corrupted))).string(), rep);
+  }
+  std::string md = hw::validate_summary_markdown(dir.string());
+  // Pooled: 10 of 20 trials (50%) against 40%: +10 pp on execution 0; overall 10/40 against 4/20.
+  CHECK(md.find("| toy | 2 | 1 | 1 | 1 | 25.0% | 20.0% | +5.0 pp | +5.0 pp (immediate + none) | +10.0 pp (immediate + "
+                "none) |") != std::string::npos);
+  CHECK(md.find("| toy | 2 | immediate + none | 2 | 20 | +10.0 pp | **-30.0 pp**, **+50.0 pp** | 0 of 2 |") !=
+        std::string::npos);
+  CHECK(md.find("| toy | 2 | immediate + none | 0/20 | 10/20 | 10/40 (25.0%) |") != std::string::npos);
+
+  // A process whose calibrated prediction differs is not of the same calibration: refused.
+  rep.runs = {run("immediate", "none", 3, 0, 5)};
+  hw::write_validate_files((dir / "toy" / "semaphore-2" / "process-3").string(), rep);
+  CHECK_THROWS_WITH(hw::validate_summary_markdown(dir.string()), Catch::Contains("differs from the other processes'"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a session folder without validate.json is refused", "[hw][summary]") {
   const fs::path empty = fs::temp_directory_path() / ("allocsim_empty_session." + std::to_string(::getpid()));
   fs::create_directories(empty);

@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace allocsim::hw {
@@ -96,6 +97,10 @@ struct Run {
   }
   double brier() const { return brier(sim); }
   std::string error;
+  // Trials pooled over separate validating processes (read_session: <point>/process-<i>/): how
+  // many, and each one's own largest per-execution difference against the calibrated prediction.
+  int processes = 1;
+  std::vector<double> process_worst_pp;
   // The calibrated prediction's pace was scaled by the validating process's (process_pace without
   // "applied": false, the one version that applied it).
   bool pace_scaled = false;
@@ -233,23 +238,128 @@ void read_file(const fs::path& file, Session& s) {
   }
 }
 
+
+/// Adds `p`'s simulated runs to `into`'s: the prediction for the processes pooled is the mixture of
+/// each one's (each drew from what its own process measured). The pace quantiles stay the first
+/// process's; the peak range spans both.
+void pool_prediction(Prediction& into, const Prediction& p, int executions) {
+  into.runs += p.runs;
+  into.manifest_executions += p.manifest_executions;
+  into.rate = into.runs > 0 ? double(into.manifest_executions) / (double(into.runs) * executions) : 0;
+  for (std::size_t e = 0; e < into.by_execution.size() && e < p.by_execution.size(); ++e)
+    into.by_execution[e] += p.by_execution[e];
+  into.peak = std::max(into.peak, p.peak);
+  into.peak_min = std::min(into.peak_min, p.peak_min);
+  into.peak_max = std::max(into.peak_max, p.peak_max);
+  into.available = into.available && p.available;
+}
+
+void pool_optional(std::optional<Prediction>& into, const std::optional<Prediction>& p, int executions) {
+  if (into && p) pool_prediction(*into, *p, executions);
+  else into.reset();  // a prediction some processes lack is not one of the pooled trials
+}
+
+/// Adds one more process's run of the same combination to `into`: the hardware's counts summed,
+/// its peak range widened. The calibrated prediction must be the same in every process (one
+/// calibration, the same seeds and runs): it is kept, not summed. `file`: for the error.
+void pool_run(Run& into, const Run& r, const fs::path& file) {
+  if (r.executions != into.executions || r.sim.runs != into.sim.runs || r.sim.by_execution != into.sim.by_execution)
+    throw std::runtime_error(file.string() + ": its calibrated prediction of " + r.combo() +
+                             " differs from the other processes' of this point (not one calibration and seed?)");
+  if (into.process_worst_pp.empty()) into.process_worst_pp.push_back(into.largest_execution_diff_pp());
+  into.process_worst_pp.push_back(r.largest_execution_diff_pp());
+  ++into.processes;
+  into.trials += r.trials;
+  into.aliased += r.aliased;
+  into.corrupted += r.corrupted;
+  into.corrupted_executions += r.corrupted_executions;
+  for (std::size_t e = 0; e < into.hw_by_execution.size() && e < r.hw_by_execution.size(); ++e)
+    into.hw_by_execution[e] += r.hw_by_execution[e];
+  into.hw_rate = into.trials > 0 ? double(into.corrupted_executions) / (double(into.trials) * into.executions) : 0;
+  into.peak_hw = std::max(into.peak_hw, r.peak_hw);
+  into.peak_hw_min = std::min(into.peak_hw_min, r.peak_hw_min);
+  for (std::size_t i = 0; i < into.host_calls.size(); ++i) {
+    into.host_calls[i].calls += r.host_calls[i].calls;
+    into.host_calls[i].ns += r.host_calls[i].ns;
+  }
+  pool_optional(into.paced, r.paced, into.executions);
+  pool_optional(into.warmup_paced, r.warmup_paced, into.executions);
+  pool_optional(into.repredicted, r.repredicted, into.executions);
+  pool_optional(into.release_here, r.release_here, into.executions);
+  pool_optional(into.release_calibrated, r.release_calibrated, into.executions);
+  into.pace_scaled = into.pace_scaled || r.pace_scaled;
+  if (!r.error.empty()) into.error += (into.error.empty() ? "" : "; ") + r.error;
+}
+
+/// The point a validate.json belongs to, from its folders: <scenario>/semaphore-<n>/validate.json,
+/// or <scenario>/semaphore-<n>/process-<i>/validate.json for a point whose trials ran in several
+/// processes (hw/scripts/h200_processes.sh); `pooled` says which.
+struct PointOfFile {
+  std::string scenario;
+  int semaphore = 0;
+  bool pooled = false;
+};
+PointOfFile point_of(const fs::path& file) {
+  fs::path dir = file.parent_path();
+  PointOfFile p;
+  if (dir.filename().string().rfind("process-", 0) == 0 &&
+      dir.parent_path().filename().string().rfind("semaphore-", 0) == 0) {
+    p.pooled = true;
+    dir = dir.parent_path();
+  }
+  const std::string sem_dir = dir.filename().string();
+  p.scenario = dir.parent_path().filename().string();
+  if (sem_dir.rfind("semaphore-", 0) == 0) p.semaphore = std::atoi(sem_dir.c_str() + 10);
+  return p;
+}
+
 Session read_session(const std::string& dir) {
-  std::vector<std::pair<std::pair<std::string, int>, fs::path>> files;
+  struct Found {
+    std::string scenario;
+    int semaphore;
+    bool pooled;
+    int process;  // process-<i>'s i, so process-10 comes after process-9
+    fs::path file;
+    bool operator<(const Found& o) const {
+      return std::tie(scenario, semaphore, pooled, process, file) <
+             std::tie(o.scenario, o.semaphore, o.pooled, o.process, o.file);
+    }
+  };
+  std::vector<Found> files;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     if (it->path().filename() != "validate.json") continue;
-    const std::string sem_dir = it->path().parent_path().filename().string();  // semaphore-<n>
-    const std::string scenario = it->path().parent_path().parent_path().filename().string();
-    int sem = 0;
-    if (sem_dir.rfind("semaphore-", 0) == 0) sem = std::atoi(sem_dir.c_str() + 10);
-    files.push_back({{scenario, sem}, it->path()});
+    const PointOfFile p = point_of(it->path());
+    const int process = p.pooled ? std::atoi(it->path().parent_path().filename().string().c_str() + 8) : 0;
+    files.push_back({p.scenario, p.semaphore, p.pooled, process, it->path()});
   }
   if (ec) throw std::runtime_error(dir + ": " + ec.message());
   if (files.empty()) throw std::runtime_error(dir + ": no <scenario>/semaphore-<n>/validate.json below it");
-  std::sort(files.begin(), files.end());  // scenario name, then semaphore as a number
+  std::sort(files.begin(), files.end());  // scenario name, then semaphore as a number, then process
   Session s;
-  for (const auto& f : files) read_file(f.second, s);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const Found& f = files[i];
+    const bool first_of_pool = !f.pooled || i == 0 || !files[i - 1].pooled ||
+                               files[i - 1].scenario != f.scenario || files[i - 1].semaphore != f.semaphore;
+    if (first_of_pool) {
+      read_file(f.file, s);
+      continue;
+    }
+    // Another process of a pooled point: its runs join those of the same combination read so far.
+    Session one;
+    one.device = s.device;
+    one.platform = s.platform;
+    read_file(f.file, one);
+    for (const Run& r : one.runs) {
+      auto same = std::find_if(s.runs.begin(), s.runs.end(), [&](const Run& x) {
+        return x.scenario == r.scenario && x.semaphore == r.semaphore && x.policy == r.policy && x.guard == r.guard;
+      });
+      if (same == s.runs.end())
+        throw std::runtime_error(f.file.string() + ": " + r.combo() + " is in no other process of this point");
+      pool_run(*same, r, f.file);
+    }
+  }
   return s;
 }
 
@@ -361,6 +471,38 @@ std::string validate_summary_markdown(const std::string& dir) {
       << " | " << pct(hw_rate) << " | " << pct(sim_rate) << " | " << pp(100.0 * (hw_rate - sim_rate)) << " | "
       << pp(worst->diff_pp()) << " (" << worst->combo() << ") | " << pp(worst_exec->largest_execution_diff_pp())
       << " (" << worst_exec->combo() << ") |\n";
+  }
+
+  // ---- points whose trials ran in several processes
+  if (std::any_of(s.runs.begin(), s.runs.end(), [](const Run& r) { return r.processes > 1; })) {
+    o << "\n## Trials pooled over processes\n\n"
+      << "At these points each combination's trials ran in separate validating processes, one after another "
+         "(`<scenario>/semaphore-<n>/process-<i>/validate.json`), and every table here pools them: the hardware's "
+         "fraction of trials that corrupted an execution is over all of them, as the simulator's probability is "
+         "over all of its runs. The host runs at a pace of its own in each process (results/hw/h200-process-pace), "
+         "so one process's trials are a sample of one pace, and a knife-edge execution's rate in one process "
+         "tells of that process more than of the GPU. The calibrated prediction is one and the same in every "
+         "process (checked); a prediction from what each process measured itself (its trials' or warm-up's pace, "
+         "its release) pools each process's simulated runs. Beside the pooled difference, each process's own "
+         "largest per-execution difference against the calibrated prediction, and how many of the processes "
+         "were within " << fmt("%.0f", kMarkedExecutionDiffPp) << " pp alone.\n\n"
+      << "| scenario | semaphore | policy + guard | processes | trials | pooled: largest per-execution diff | "
+         "one process: smallest and largest | processes within " << fmt("%.0f", kMarkedExecutionDiffPp)
+      << " pp |\n|---|---|---|---|---|---|---|---|\n";
+    for (const Run& r : s.runs) {
+      if (r.processes < 2) continue;
+      double smallest = r.process_worst_pp.front(), largest = smallest;
+      int within = 0;
+      for (double d : r.process_worst_pp) {
+        if (std::fabs(d) < std::fabs(smallest)) smallest = d;
+        if (std::fabs(d) > std::fabs(largest)) largest = d;
+        within += std::fabs(d) <= kMarkedExecutionDiffPp;
+      }
+      o << "| " << r.scenario << " | " << r.semaphore << " | " << r.combo() << " | " << r.processes << " | "
+        << r.trials << " | " << pp(r.largest_execution_diff_pp(), kMarkedExecutionDiffPp) << " | "
+        << pp(smallest, kMarkedExecutionDiffPp) << ", " << pp(largest, kMarkedExecutionDiffPp) << " | " << within
+        << " of " << r.processes << " |\n";
+    }
   }
 
   // ---- the same points, predicted with the host pace measured in their own trials
