@@ -14,7 +14,8 @@
 # (default 0) after every trial of the every-policy pass. PER_EXEC=0 leaves the per-execution pass
 # out. PROCESSES=N (default 1) runs each point's 400 trials in N validating processes of 400/N
 # trials instead of one (<point>/process-<i>/, round by round over the points, so a drift of the
-# machine meets every point alike); summarize pools them. Split over several device calls (one may run 10 minutes): CALIBRATION=FILE takes an earlier
+# machine meets every point alike); summarize pools them. POINTS (default all eight, "seed-repro
+# 1,seed-repro 2,...") names the per-execution pass's points. Split over several device calls (one may run 10 minutes): CALIBRATION=FILE takes an earlier
 # call's calibration instead of calibrating again, TIMELINES=0 leaves the timelines out, and
 # ALL_SCENARIOS (default "seed-repro conv-autotune") the every-policy pass's scenarios.
 set -u
@@ -36,8 +37,8 @@ fi
 if [ "${PER_EXEC:-1}" != 0 ]; then
 N=${PROCESSES:-1}
 for i in $(seq 1 "$N"); do
-  for pair in "seed-repro 1" "seed-repro 2" "seed-repro 4" "seed-repro 32" \
-              "conv-autotune 1" "conv-autotune 2" "conv-autotune 8" "conv-autotune 32"; do
+  IFS=, read -r -a points <<< "${POINTS:-seed-repro 1,seed-repro 2,seed-repro 4,seed-repro 32,conv-autotune 1,conv-autotune 2,conv-autotune 8,conv-autotune 32}"
+  for pair in "${points[@]}"; do
     set -- $pair
     out="$O/per-execution/$1/semaphore-$2"
     [ "$N" = 1 ] || out="$out/process-$i"
