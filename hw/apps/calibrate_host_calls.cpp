@@ -117,13 +117,6 @@ std::string calibrate_signal_wakeup(PlatformProfile& profile, PlatformSpread& sp
   return line;
 }
 
-Scenario calibration_workload(bool pace) {
-  RunConfig run;
-  run.scenario = kCalibrationWorkload;
-  if (pace) run.sets.set("steps", kPaceWorkloadSteps);
-  return load_for_run(run);
-}
-
 namespace {
 
 /// The host-pace workload's host busy time of each trial in this process but the first, which
@@ -133,7 +126,7 @@ std::vector<double> pace_workload_busy(const PlatformProfile& profile) {
   HwDeviceOptions options;
   options.platform = profile;
   options.params = workload.params;
-  options.semaphore = 32;
+  options.semaphore = kPaceWorkloadSemaphore;
   options.wait_timeout_ns = 5'000'000'000;
   std::unique_ptr<HwDevice> device = make_hip_device(workload, options);
   std::vector<double> busy;

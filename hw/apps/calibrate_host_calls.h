@@ -14,6 +14,7 @@
 #include "allocsim/core/platform.h"
 #include "allocsim/core/platform_spread.h"
 #include "allocsim/core/scenario.h"
+#include "allocsim/hw/host_pace_workload.h"
 #include "allocsim/hw/validate_report.h"
 
 namespace allocsim::hw {
@@ -35,18 +36,6 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
 /// backend's semaphore acquire and OOM wait are) until another thread notifies it, from the notify
 /// to the waiter running, `samples` times. Needs no GPU. Returns the log line with its quantiles.
 std::string calibrate_signal_wakeup(PlatformProfile& profile, PlatformSpread& spread, int samples);
-
-/// The workload the host-call costs are measured in: a built-in scenario that validation does not
-/// run, so the validated scenarios test the profile rather than fit it.
-inline constexpr const char* kCalibrationWorkload = "training-churn";
-/// The host-pace workload: the calibration workload cut to this many steps (about a millisecond of
-/// host time a trial, the span over which a validated program's host races its device), run this
-/// many times under `immediate` with guard `none` at semaphore 32.
-inline constexpr int kPaceWorkloadSteps = 4;
-inline constexpr int kPaceWorkloadTrials = 200;
-
-/// The calibration workload, or (pace = true) the host-pace workload.
-Scenario calibration_workload(bool pace);
 
 /// The host thread's pace from trial to trial (PlatformSpread::host_pace): runs the host-pace
 /// workload and sets spread.host_pace to the quantiles of each trial's host busy time over the

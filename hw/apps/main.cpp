@@ -4,7 +4,7 @@
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K] [--callback-log FILE] [--state-lock callbacks-first|plain] [--warmup-trials N]
 //                        [--release-rounds N] [--release-per-trial N] [--host-cpu N] [--progress lines|off]
-//   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration]
+//   allocsim-hw repredict DIR --platform FILE --out OUT [--pace trials|warmup|calibration|calibration-level]
 //                        [--release process|trials|calibration] [--blocks N] [--check-sweep] [--zero FIELD]
 //                        the files' predictions again, no GPU
 //   allocsim-hw validate [SCENARIO] --schedule FILE --trials N --out DIR [--platform FILE]
@@ -351,7 +351,9 @@ int main(int argc, char** argv) {
   rep->add_option("--out", repredict_out, "folder to write the files with sim_repredicted into")->required();
   rep->add_option("--platform", repredict_platform, "the session's calibration (the profile the files were predicted with)")
       ->required();
-  rep->add_option("--pace", repredict_pace, "host pace: the counted trials' (default), the warm-up's, or the calibration's")
+  rep->add_option("--pace", repredict_pace, "host pace: the counted trials' (default), the warm-up's, the calibration's, or the calibration's "
+                  "times its host-pace level (calibration-level: the calibrating process's host time on the host-pace "
+                  "workload over the simulator's; hw/include/allocsim/hw/host_pace_workload.h)")
       ->check(CLI::IsMember(pace_choices));
   rep->add_option("--release", repredict_release,
                   "semaphore release: the one timed in each validating process before its trials (default), the "

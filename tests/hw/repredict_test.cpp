@@ -10,7 +10,9 @@
 #include <unistd.h>
 #include <vector>
 
+#include "allocsim/hw/host_pace_workload.h"
 #include "allocsim/hw/repredict.h"
+#include "allocsim/results/platform_io.h"
 #include "test_inputs.h"
 
 namespace fs = std::filesystem;
@@ -175,6 +177,40 @@ TEST_CASE("the committed repredicted folders of h200-trial-release-4 and -5", "[
 
 TEST_CASE("the committed repredicted folders of h200-sweep and -2", "[hw][repredict]") {
   CHECK(check_trial_release_folders({"h200-sweep", "h200-sweep-2"}) == 4);
+}
+
+TEST_CASE("the committed calibration-level repredictions of the pooled sessions are what repredict writes",
+          "[hw][repredict]") {
+  for (const char* session : {"h200-processes", "h200-processes-seed"}) {
+    const std::string point = "seed-repro/semaphore-32/process-1";  // one process of the point that moved most
+    const fs::path committed =
+        fs::path("results/hw") / session / "repredicted-calibration-level" / "per-execution" / point / "validate.json";
+    const fs::path out = fresh_dir("level");
+    repredict(session, {point}, hw::PaceSource::kCalibrationLevel, hw::ReleaseSource::kCalibration, out);
+    INFO(committed.string());
+    const json::value written = read_json(out / point / "validate.json");
+    CHECK(written == read_json(committed));
+    CHECK(written.at("repredicted").at("pace").as_string() == "calibration-level");
+    fs::remove_all(out);
+  }
+}
+
+TEST_CASE("the host-pace level: the calibrating process's host time on the workload over the simulator's",
+          "[hw][repredict]") {
+  const std::string file = "results/hw/h200-processes/calibration.json";
+  const PlatformProfile profile = load_platform_file(file);
+  PlatformSpread spread = load_platform_spread(file);
+  const double level = hw::host_pace_level(profile, spread, 50);
+  // This session's calibration charged the workload more host time than its process took.
+  CHECK(level > 0.7);
+  CHECK(level < 0.9);
+  // The level is the reference over a simulated time that does not depend on the reference, nor on
+  // the host pace (which it is measured without).
+  spread.host_pace_reference_ns *= 2;
+  for (double& q : spread.host_pace) q *= 3;
+  CHECK(hw::host_pace_level(profile, spread, 50) == Approx(2 * level).epsilon(1e-12));
+  spread.host_pace_reference_ns = 0;  // calibrated before the reference was recorded
+  CHECK_THROWS_AS(hw::host_pace_level(profile, spread, 50), std::invalid_argument);
 }
 
 TEST_CASE("repredict --check-sweep: the check pass's read order on a session calibrated before the switch",

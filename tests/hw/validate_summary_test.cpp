@@ -164,7 +164,12 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-low-peak/seed-repro-2", "results/hw/h200-low-peak/seed-repro-4",
                               "results/hw/h200-low-peak/seed-repro-32", "results/hw/h200-low-peak/conv-autotune-1",
                               "results/hw/h200-handover-split-3/per-execution",
-                              "results/hw/h200-handover-split-3/all"}) {
+                              "results/hw/h200-handover-split-3/all",
+                              "results/hw/h200-processes/per-execution",
+                              "results/hw/h200-processes/repredicted-calibration-level/per-execution",
+                              "results/hw/h200-processes-seed/per-execution",
+                              "results/hw/h200-processes-seed/repredicted-calibration-level/per-execution",
+                              "results/hw/h100-processes-h200-calibration/per-execution"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
@@ -216,13 +221,17 @@ TEST_CASE("summary: a point's trials in several processes are pooled, each proce
   hw::ValidateReport rep = toy_report(2);
   for (int corrupted : {9, 1}) {
     rep.runs = {run("immediate", "none", corrupted, 0, 4)};
+    // Each trial's launch cadence against the simulator's 1 us: median pace 1.00 in one, 1.30 in the other.
+    rep.runs[0].sim.host_cadence_ns = 1000;
+    rep.runs[0].host_cadence_by_trial = corrupted == 9 ? std::vector<double>{900, 1000, 1100}
+                                                       : std::vector<double>{1200, 1300, 1400};
     hw::write_validate_files((dir / "toy" / "semaphore-2" / ("process-" + std::to_string(corrupted))).string(), rep);
   }
   std::string md = hw::validate_summary_markdown(dir.string());
   // Pooled: 10 of 20 trials (50%) against 40%: +10 pp on execution 0; overall 10/40 against 4/20.
   CHECK(md.find("| toy | 2 | 1 | 1 | 1 | 25.0% | 20.0% | +5.0 pp | +5.0 pp (immediate + none) | +10.0 pp (immediate + "
                 "none) |") != std::string::npos);
-  CHECK(md.find("| toy | 2 | immediate + none | 2 | 20 | +10.0 pp | **-30.0 pp**, **+50.0 pp** | 0 of 2 |") !=
+  CHECK(md.find("| toy | 2 | immediate + none | 2 | 20 | +10.0 pp | **-30.0 pp**, **+50.0 pp** | 0 of 2 | - | 1.00–1.30 |") !=
         std::string::npos);
   CHECK(md.find("| toy | 2 | immediate + none | 0/20 | 10/20 | 10/40 (25.0%) |") != std::string::npos);
 

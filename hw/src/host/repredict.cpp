@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "allocsim/engine/execution_units.h"
+#include "allocsim/hw/host_pace_workload.h"
 #include "allocsim/hw/sim_prediction.h"
 #include "allocsim/results/atomic_file.h"
 #include "allocsim/results/platform_io.h"
@@ -41,7 +42,8 @@ std::vector<double> pace_of(const json::object& run, const PlatformSpread& sprea
                             const fs::path& file) {
   const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
   std::vector<double> pace;
-  if (source == PaceSource::kCalibration) return spread.host_pace;
+  // The level is in `spread` already (repredict_session scales it once).
+  if (source == PaceSource::kCalibration || source == PaceSource::kCalibrationLevel) return spread.host_pace;
   if (source == PaceSource::kTrials) {
     if (const json::value* c = run.if_contains("host_cadence_by_trial"))
       pace = host_pace_of(numbers(*c), sim_cadence);
@@ -124,6 +126,7 @@ const char* pace_source_name(PaceSource p) {
     case PaceSource::kCalibration: return "calibration";
     case PaceSource::kTrials: return "trials";
     case PaceSource::kWarmup: return "warmup";
+    case PaceSource::kCalibrationLevel: return "calibration-level";
   }
   return "?";
 }
@@ -156,7 +159,16 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
     if (!f->ns) throw std::runtime_error("--zero: '" + name + "' is a rate, not a cost that can be 0");
     zeroed.push_back(f);
   }
-  const PlatformSpread calibrated_spread = load_platform_spread(options.platform_file);
+  PlatformSpread calibrated_spread = load_platform_spread(options.platform_file);
+  double level = 1;
+  if (options.pace == PaceSource::kCalibrationLevel) {
+    try {
+      level = host_pace_level(load_platform_file(options.platform_file), calibrated_spread);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(options.platform_file + ": no host-pace level: " + e.what());
+    }
+    for (double& q : calibrated_spread.host_pace) q *= level;
+  }
   const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
   for (Job& job : jobs) {
     const fs::path& file = job.from;
@@ -210,6 +222,7 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
       o.erase("callback_trials");  // megabytes of the source's per-trial callback stages, which no prediction reads
     }
     top["repredicted"] = json::object{{"pace", pace_source_name(options.pace)},
+                                      {"host_pace_level", level},
                                       {"release", release_source_name(options.release)},
                                       {"blocks", options.blocks},
                                       {"platform_source", options.platform_file},

@@ -101,6 +101,11 @@ struct Run {
   // many, and each one's own largest per-execution difference against the calibrated prediction.
   int processes = 1;
   std::vector<double> process_worst_pp;
+  // Per process (one entry unpooled; none where the file lacks it): the host-pace workload's pace
+  // there against the calibrating process's (validate.json's process_pace), and the median of its
+  // trials' pace on this program against the simulator's (host_cadence_by_trial over the calibrated
+  // prediction's host_cadence_ns).
+  std::vector<double> workload_pace_by_process, trial_pace_by_process;
   // The calibrated prediction's pace was scaled by the validating process's (process_pace without
   // "applied": false, the one version that applied it).
   bool pace_scaled = false;
@@ -194,6 +199,14 @@ void read_file(const fs::path& file, Session& s) {
     r.host_ns_per_free = num(o, "host_ns_per_free", file);
     r.frees = u64(o, "frees", file);
     r.pace_scaled = pace_scaled;
+    if (process_pace) r.workload_pace_by_process.push_back(num(process_pace->as_object(), "pace", file));
+    if (const json::value* cadences = o.if_contains("host_cadence_by_trial"); cadences && sim.contains("host_cadence_ns")) {
+      std::vector<double> pace = validate_json_reading::numbers(*cadences);
+      const double sim_cadence = num(sim, "host_cadence_ns", file);
+      for (double& c : pace) c /= sim_cadence;
+      std::sort(pace.begin(), pace.end());
+      if (!pace.empty() && sim_cadence > 0) r.trial_pace_by_process.push_back(pace[pace.size() / 2]);
+    }
     const json::object& calls = field(o, "host_calls", file).as_object();
     for (std::size_t i = 0; i < kHostCalls.size(); ++i) {
       const json::object& c = field(calls, kHostCalls[i].name, file).as_object();
@@ -288,6 +301,10 @@ void pool_run(Run& into, const Run& r, const fs::path& file) {
   pool_optional(into.release_here, r.release_here, into.executions);
   pool_optional(into.release_calibrated, r.release_calibrated, into.executions);
   into.pace_scaled = into.pace_scaled || r.pace_scaled;
+  into.workload_pace_by_process.insert(into.workload_pace_by_process.end(), r.workload_pace_by_process.begin(),
+                                       r.workload_pace_by_process.end());
+  into.trial_pace_by_process.insert(into.trial_pace_by_process.end(), r.trial_pace_by_process.begin(),
+                                    r.trial_pace_by_process.end());
   if (!r.error.empty()) into.error += (into.error.empty() ? "" : "; ") + r.error;
 }
 
@@ -485,10 +502,19 @@ std::string validate_summary_markdown(const std::string& dir) {
          "process (checked); a prediction from what each process measured itself (its trials' or warm-up's pace, "
          "its release) pools each process's simulated runs. Beside the pooled difference, each process's own "
          "largest per-execution difference against the calibrated prediction, and how many of the processes "
-         "were within " << fmt("%.0f", kMarkedExecutionDiffPp) << " pp alone.\n\n"
+         "were within " << fmt("%.0f", kMarkedExecutionDiffPp) << " pp alone. Last, the host's pace in each process, "
+         "lowest to highest over the processes: on the calibration's host-pace workload, which each validating "
+         "process runs first, against the calibrating process (validate.json's `process_pace`); and its trials' "
+         "median pace on this program against the simulator's (launch cadence, as in the host-paced prediction "
+         "below).\n\n"
       << "| scenario | semaphore | policy + guard | processes | trials | pooled: largest per-execution diff | "
          "one process: smallest and largest | processes within " << fmt("%.0f", kMarkedExecutionDiffPp)
-      << " pp |\n|---|---|---|---|---|---|---|---|\n";
+      << " pp | workload pace | trials' pace |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    auto span = [](std::vector<double> v) {
+      if (v.empty()) return std::string("-");
+      std::sort(v.begin(), v.end());
+      return fmt("%.2f", v.front()) + "–" + fmt("%.2f", v.back());
+    };
     for (const Run& r : s.runs) {
       if (r.processes < 2) continue;
       double smallest = r.process_worst_pp.front(), largest = smallest;
@@ -501,7 +527,8 @@ std::string validate_summary_markdown(const std::string& dir) {
       o << "| " << r.scenario << " | " << r.semaphore << " | " << r.combo() << " | " << r.processes << " | "
         << r.trials << " | " << pp(r.largest_execution_diff_pp(), kMarkedExecutionDiffPp) << " | "
         << pp(smallest, kMarkedExecutionDiffPp) << ", " << pp(largest, kMarkedExecutionDiffPp) << " | " << within
-        << " of " << r.processes << " |\n";
+        << " of " << r.processes << " | " << span(r.workload_pace_by_process) << " | " << span(r.trial_pace_by_process)
+        << " |\n";
     }
   }
 

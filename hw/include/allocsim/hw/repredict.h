@@ -10,8 +10,11 @@
 namespace allocsim::hw {
 
 /// Where a re-prediction's host pace comes from: the calibration's spread, the counted trials'
-/// launch cadence (as sim_host_paced), or the warm-up trials' (as sim_warmup_paced).
-enum class PaceSource { kCalibration, kTrials, kWarmup };
+/// launch cadence (as sim_host_paced), the warm-up trials' (as sim_warmup_paced), or the
+/// calibration's spread times its host-pace level (host_pace_workload.h): from the calibration
+/// alone, like kCalibration, with the host's pace taken against the simulator's rather than
+/// against the calibrating process's own median.
+enum class PaceSource { kCalibration, kTrials, kWarmup, kCalibrationLevel };
 /// Where its semaphore release (callback_after_op_ns) comes from: the calibration, the release
 /// the validating process timed before its trials (process_release, as sim_process_release), or
 /// the releases it timed after each counted trial (validate --release-per-trial).
@@ -34,10 +37,11 @@ struct RepredictOptions {
   std::vector<std::string> zeroed;
 };
 
-inline constexpr PaceSource kPaceSources[] = {PaceSource::kTrials, PaceSource::kWarmup, PaceSource::kCalibration};
+inline constexpr PaceSource kPaceSources[] = {PaceSource::kTrials, PaceSource::kWarmup, PaceSource::kCalibration,
+                                              PaceSource::kCalibrationLevel};
 inline constexpr ReleaseSource kReleaseSources[] = {ReleaseSource::kProcess, ReleaseSource::kTrials,
                                                     ReleaseSource::kCalibration};
-const char* pace_source_name(PaceSource p);        // "calibration", "trials", "warmup"
+const char* pace_source_name(PaceSource p);        // "calibration", "trials", "warmup", "calibration-level"
 const char* release_source_name(ReleaseSource r);  // "calibration", "process", "trials"
 
 /// For every SRC/<scenario>/semaphore-<n>/validate.json, the same file under OUT with one more
