@@ -16,6 +16,7 @@
 #include "allocsim/core/seeds.h"
 #include "allocsim/hw/host_calls.h"
 #include "allocsim/results/resolve.h"
+#include "host_pace_processes.h"
 #include "validate_runner.h"
 
 namespace allocsim::hw {
@@ -117,10 +118,6 @@ std::string calibrate_signal_wakeup(PlatformProfile& profile, PlatformSpread& sp
   return line;
 }
 
-namespace {
-
-/// The host-pace workload's host busy time of each trial in this process but the first, which
-/// carries the process's first-use costs; sorted.
 std::vector<double> pace_workload_busy(const PlatformProfile& profile) {
   const Scenario workload = calibration_workload(true);
   HwDeviceOptions options;
@@ -140,19 +137,26 @@ std::vector<double> pace_workload_busy(const PlatformProfile& profile) {
   return busy;
 }
 
-}  // namespace
-
-std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile) {
-  std::vector<double> busy = pace_workload_busy(profile);
+std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile, int processes) {
+  const std::vector<std::vector<double>> by_process = pace_workload_in_processes(profile, processes);
+  std::vector<double> busy;
+  for (const std::vector<double>& b : by_process) busy.insert(busy.end(), b.begin(), b.end());
+  std::sort(busy.begin(), busy.end());
   const double median = busy[busy.size() / 2];
   spread.host_pace_reference_ns = median;
   for (double& b : busy) b /= median;
   spread.host_pace = spread_quantiles(busy);
-  std::string line = "host_pace over " + std::to_string(busy.size()) + " trials of " + kCalibrationWorkload + " (median " +
+  std::string line = "host_pace over " + std::to_string(busy.size()) + " trials of " + kCalibrationWorkload + " in " +
+                     std::to_string(by_process.size()) + " processes (median " +
                      std::to_string(std::llround(median / 1000)) + " us host busy):";
   char q[32];
   for (std::size_t i = 0; i < kSpreadLevels.size(); ++i) {
     std::snprintf(q, sizeof q, " p%g %.3f", 100 * kSpreadLevels[i], spread.host_pace[i]);
+    line += q;
+  }
+  line += "; each process's median over the pooled one:";
+  for (const std::vector<double>& b : by_process) {
+    std::snprintf(q, sizeof q, " %.3f", b[b.size() / 2] / median);
     line += q;
   }
   return line;

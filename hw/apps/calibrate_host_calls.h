@@ -37,10 +37,16 @@ HostCallCalibration calibrate_host_calls(PlatformProfile& profile, PlatformSprea
 /// to the waiter running, `samples` times. Needs no GPU. Returns the log line with its quantiles.
 std::string calibrate_signal_wakeup(PlatformProfile& profile, PlatformSpread& spread, int samples);
 
+/// The host-pace workload's host busy time of each trial in this process but the first, which
+/// carries the process's first-use costs; sorted.
+std::vector<double> pace_workload_busy(const PlatformProfile& profile);
+
 /// The host thread's pace from trial to trial (PlatformSpread::host_pace): runs the host-pace
-/// workload and sets spread.host_pace to the quantiles of each trial's host busy time over the
-/// median trial's, and spread.host_pace_reference_ns to that median. Returns the log line.
-std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile);
+/// workload in `processes` processes (host_pace_processes.h), pools their trials, and sets
+/// spread.host_pace to the quantiles of each trial's host busy time over the pooled median trial's,
+/// and spread.host_pace_reference_ns to that median. Returns the log line, with each process's
+/// median over the pooled one.
+std::string calibrate_host_pace(PlatformSpread& spread, const PlatformProfile& profile, int processes);
 
 /// The host-pace workload again in this process (validation's, before its trials): its median host
 /// busy time here over spread.host_pace_reference_ns, the calibrating process's.

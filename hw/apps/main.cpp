@@ -1,5 +1,5 @@
 // allocsim-hw: run allocsim's host programs and policies on a real GPU through HIP.
-//   allocsim-hw calibrate --out FILE [--trials N] [--tail-rounds N]  measure the platform profile of this GPU
+//   allocsim-hw calibrate --out FILE [--trials N] [--tail-rounds N] [--pace-processes N]  measure the platform profile of this GPU
 //   allocsim-hw validate SCENARIO --policies LIST|all --guards LIST|all --trials N --out DIR
 //                        [--platform FILE] [--semaphore N] [--set key=value ...] [--timeline FILE]
 //                        [--timeline-trial K] [--callback-log FILE] [--state-lock callbacks-first|plain] [--warmup-trials N]
@@ -32,6 +32,7 @@
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/resolve.h"
 #include "calibrate_host_calls.h"
+#include "host_pace_processes.h"
 #include "validate_runner.h"
 
 namespace {
@@ -59,20 +60,24 @@ std::string join_args(int argc, char** argv) {
 
 /// Measures the device-side costs, then the host-side ones inside the calibration workload; writes
 /// the profile to `out_path` once every field is measured and prints each with its meaning.
-int cmd_calibrate(const std::string& out_path, int iterations, int tail_rounds, int trials) {
+int cmd_calibrate(const std::string& out_path, int iterations, int tail_rounds, int trials, int pace_processes) {
   hw::CalibrationOutput c = hw::calibrate_device(iterations, tail_rounds);
   const hw::HostCallCalibration host =
       hw::calibrate_host_calls(c.profile, c.spread, hw::calibration_workload(false), trials);
-  const std::string pace = hw::calibrate_host_pace(c.spread, c.profile);
+  const std::string pace = hw::calibrate_host_pace(c.spread, c.profile, pace_processes);
   const std::string signal = hw::calibrate_signal_wakeup(c.profile, c.spread, 200);
   for (const PlatformField& f : kPlatformFields)
     if (!(platform_value(c.profile, f) >= 0))
       throw hw::HwError(std::string("calibrate: no valid measurement of ") + f.name);
+  // Last, once every cost the simulator charges the workload is measured.
+  c.spread.host_pace_level = hw::host_pace_level(c.profile, c.spread);
   save_platform_file(out_path, c.profile, c.spread);
   std::cout << "host calls measured in: " << host.workload << "\n";
   for (const auto& [name, count] : host.counts) std::cout << "  " << name << ": over " << count << " calls\n";
   for (const std::string& line : host.quantiles) std::cout << "  " << line << "\n";
   std::cout << "  " << pace << "\n  " << signal << "\n";
+  std::cout << "  host_pace_level " << c.spread.host_pace_level
+            << " (the workload's pooled median host busy time over the simulator's from these costs)\n";
   std::cout << "device: " << c.device << "\n";
   for (const PlatformField& f : kPlatformFields)
     std::cout << f.name << " = " << platform_value(c.profile, f) << "  (" << f.description << ")\n";
@@ -260,6 +265,16 @@ int main(int argc, char** argv) {
   int calibration_trials = 2;
   cal->add_option("--trials", calibration_trials, "trials of the calibration workload per policy (host-call costs)")
       ->check(CLI::Range(1, 1000));
+  int pace_processes = 8;
+  cal->add_option("--pace-processes", pace_processes,
+                  "processes the host-pace workload runs in, this one and fresh ones after it, their trials pooled: "
+                  "the host's pace moves from one process to the next (hw/apps/host_pace_processes.h)")
+      ->check(CLI::Range(1, 64));
+  // calibrate's child for --pace-processes: no user calls it, so it is left out of --help.
+  auto* pace_child = app.add_subcommand("pace-workload", "")->group("");
+  std::string pace_child_out;
+  pace_child->add_option("--platform", platform, "platform profile JSON")->required();
+  pace_child->add_option("--out", pace_child_out, "file to write the trials' host busy times to")->required();
   auto* val = app.add_subcommand("validate", "run policies x guards on the GPU next to the simulator");
   val->add_option("scenario", scenario, "built-in scenario name or YAML file (with --schedule: the schedule's)");
   val->add_option("--policies", policies, "comma list or all");
@@ -379,7 +394,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   try {
-    if (*cal) return cmd_calibrate(out, iterations, tail_rounds, calibration_trials);
+    if (*cal) return cmd_calibrate(out, iterations, tail_rounds, calibration_trials, pace_processes);
+    if (*pace_child) return hw::cmd_pace_workload(platform, pace_child_out);
     if (*sum) {
       write_file_atomically(session + "/validate.md", hw::validate_summary_markdown(session));
       std::cerr << "wrote " << session << "/validate.md\n";

@@ -85,6 +85,8 @@ std::string platform_to_json(const PlatformProfile& p, const PlatformSpread& spr
     if (!first_tail) out << "\n  }";
     if (spread.host_pace_reference_ns > 0)
       out << ",\n  \"" << kHostPaceReferenceKey << "\": " << boost::json::serialize(boost::json::value(spread.host_pace_reference_ns));
+    if (spread.host_pace_level != 1)
+      out << ",\n  \"" << kHostPaceLevelKey << "\": " << boost::json::serialize(boost::json::value(spread.host_pace_level));
   }
   out << "\n}\n";
   return out.str();
@@ -99,6 +101,11 @@ PlatformSpread spread_from_json(const std::string& text, const std::string& sour
     s.host_pace_reference_ns = number_of(*ref, source, kHostPaceReferenceKey);
     if (!(s.host_pace_reference_ns > 0 && s.host_pace_reference_ns < 1e15))
       throw PlatformError(source + ": '" + kHostPaceReferenceKey + "' must be a positive duration in ns, below 10^15");
+  }
+  if (const boost::json::value* level = root.is_object() ? root.get_object().if_contains(kHostPaceLevelKey) : nullptr) {
+    s.host_pace_level = number_of(*level, source, kHostPaceLevelKey);
+    if (!(s.host_pace_level > 0 && s.host_pace_level < 1e3))
+      throw PlatformError(source + ": '" + kHostPaceLevelKey + "' must be a positive factor below 1000");
   }
   const boost::json::value* spread = root.is_object() ? root.get_object().if_contains("spread") : nullptr;
   if (!spread) return s;
@@ -143,7 +150,7 @@ PlatformProfile platform_from_json(const std::string& text, const std::string& s
   if (!root.is_object()) throw PlatformError(source + ": expected a JSON object of platform costs");
   PlatformProfile p;
   for (const auto& kv : root.get_object()) {
-    if (kv.key() == "spread" || kv.key() == kSpreadTailKey || kv.key() == kHostPaceReferenceKey)
+    if (kv.key() == "spread" || kv.key() == kSpreadTailKey || kv.key() == kHostPaceReferenceKey || kv.key() == kHostPaceLevelKey)
       continue;  // spread_from_json's
     const PlatformField* f = find_platform_field(kv.key());
     if (!f)

@@ -195,6 +195,37 @@ TEST_CASE("the committed calibration-level repredictions of the pooled sessions 
   }
 }
 
+TEST_CASE("a calibration that records its host-pace level predicts with it: --pace calibration is calibration-level",
+          "[hw][repredict]") {
+  // What calibrate now writes: h200-processes' calibration with the level it computes.
+  const std::string session = "h200-processes", point = "seed-repro/semaphore-32/process-1";
+  const std::string calibration = "results/hw/" + session + "/calibration.json";
+  PlatformSpread spread = load_platform_spread(calibration);
+  spread.host_pace_level = hw::host_pace_level(load_platform_file(calibration), spread);
+  const fs::path dir = fresh_dir("recorded-level");
+  fs::create_directories(dir / "src" / point);
+  fs::copy_file(fs::path("results/hw") / session / "per-execution" / point / "validate.json", dir / "src" / point / "validate.json");
+  const std::string levelled = (dir / "calibration.json").string();
+  save_platform_file(levelled, load_platform_file(calibration), spread);
+  const json::value committed = read_json(fs::path("results/hw") / session / "repredicted-calibration-level" / "per-execution" /
+                                          point / "validate.json");
+  for (hw::PaceSource pace : {hw::PaceSource::kCalibration, hw::PaceSource::kCalibrationLevel}) {
+    hw::RepredictOptions options;
+    options.platform_file = levelled;
+    options.pace = pace;
+    options.release = hw::ReleaseSource::kCalibration;
+    const fs::path out = dir / hw::pace_source_name(pace);
+    hw::repredict_session((dir / "src").string(), out.string(), options, [](const std::string&) {});
+    const json::value written = read_json(out / point / "validate.json");
+    INFO(hw::pace_source_name(pace));
+    CHECK(written.at("repredicted").at("host_pace_level") == committed.at("repredicted").at("host_pace_level"));
+    REQUIRE(written.at("runs").as_array().size() == committed.at("runs").as_array().size());
+    for (std::size_t i = 0; i < written.at("runs").as_array().size(); ++i)
+      CHECK(written.at("runs").as_array()[i].at("sim_repredicted") == committed.at("runs").as_array()[i].at("sim_repredicted"));
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("the host-pace level: the calibrating process's host time on the workload over the simulator's",
           "[hw][repredict]") {
   const std::string file = "results/hw/h200-processes/calibration.json";

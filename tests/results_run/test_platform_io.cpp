@@ -220,3 +220,20 @@ TEST_CASE("a tail of many points keeps a rare stall as rare as the samples had i
   CHECK(tail_level(1, 2) == 1.0);
   CHECK(tail_level(5, kTailPoints) == Approx(0.9995));
 }
+
+TEST_CASE("a platform file's host-pace level round-trips beside the spread, is left out at 1, and is checked",
+          "[platform][spread]") {
+  PlatformSpread s;
+  s.host_pace_level = 0.7993;
+  CHECK(!s.empty());
+  const std::string text = platform_to_json(PlatformProfile{}, s);
+  CHECK(text.find("\"host_pace_level\": ") != std::string::npos);
+  CHECK(spread_from_json(text).host_pace_level == 0.7993);
+  CHECK(same(platform_from_json(text), PlatformProfile{}));  // not a profile field
+  // Files from before the level, and spreads without one, read and write as they did.
+  CHECK(spread_from_json(platform_to_json(PlatformProfile{})).host_pace_level == 1);
+  CHECK(platform_to_json(PlatformProfile{}, PlatformSpread{}).find("host_pace_level") == std::string::npos);
+  CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_level": 0})"), Catch::Contains("positive factor"));
+  CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_level": 1000})"), Catch::Contains("positive factor"));
+  CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_level": "slow"})"), Catch::Contains("must be a number"));
+}

@@ -87,6 +87,36 @@ TEST_CASE("samples: a host pace scales every host cost of a run, and only the ho
   CHECK(run_with(unit).host_busy_ns == plain.host_busy_ns);
 }
 
+TEST_CASE("samples: the host-pace level multiplies the pace each run draws, with or without a pace spread",
+          "[samples][spread]") {
+  const Scenario s = load_scenario("seed-repro");
+  auto run_with = [&](const PlatformSpread& spread) {
+    auto policy = make_policy("immediate", s.params);
+    auto guard = make_guard("none", s.params);
+    SimOptions o;
+    o.semaphore = 32;
+    o.seed = 1;
+    o.params = s.params;
+    o.spread = &spread;
+    return simulate(s, *policy, *guard, o);
+  };
+  PlatformSpread doubled;
+  doubled.host_pace.assign(kSpreadLevels.size(), 2.0);
+  PlatformSpread unit_at_level_2;  // a pace of 1 drawn, times the level
+  unit_at_level_2.host_pace.assign(kSpreadLevels.size(), 1.0);
+  unit_at_level_2.host_pace_level = 2;
+  PlatformSpread level_only;  // no pace to draw: the level alone
+  level_only.host_pace_level = 2;
+  PlatformSpread none;
+  const RunResult plain = run_with(none), slow = run_with(doubled);
+  REQUIRE(plain.host_busy_ns > 0);
+  REQUIRE(slow.host_busy_ns == 2 * plain.host_busy_ns);
+  CHECK(run_with(unit_at_level_2).host_busy_ns == slow.host_busy_ns);
+  CHECK(run_with(level_only).host_busy_ns == slow.host_busy_ns);
+  CHECK(run_with(level_only).makespan_ns == run_with(doubled).makespan_ns);
+  CHECK(levelled_pace({0.9, 1.0, 1.2}, 0.5) == std::vector<double>{0.45, 0.5, 0.6});
+}
+
 TEST_CASE("samples: a wide host pace turns seed-repro's execution 1 at semaphore 32 into a probability",
           "[samples][spread]") {
   // Execution 1 corrupts only when the host is still enqueueing memsets when the GPU fills X#1,

@@ -28,6 +28,7 @@ double host_pace_level(const PlatformProfile& profile, const PlatformSpread& spr
   setup.runs = runs;
   PlatformSpread costs = spread;
   costs.host_pace.clear();  // the level is measured against the costs alone
+  costs.host_pace_level = 1;
   const SimPrediction p = predict(workload, setup, profile, costs, execution_units(workload.program));
   if (!(p.host_busy_ns > 0)) throw std::invalid_argument("the host-pace workload took no simulated host time");
   return spread.host_pace_reference_ns / p.host_busy_ns;

@@ -42,7 +42,7 @@ std::vector<double> pace_of(const json::object& run, const PlatformSpread& sprea
                             const fs::path& file) {
   const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
   std::vector<double> pace;
-  // The level is in `spread` already (repredict_session scales it once).
+  // The level is the spread's own (host_pace_level), which the simulator applies to any pace.
   if (source == PaceSource::kCalibration || source == PaceSource::kCalibrationLevel) return spread.host_pace;
   if (source == PaceSource::kTrials) {
     if (const json::value* c = run.if_contains("host_cadence_by_trial"))
@@ -160,14 +160,14 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
     zeroed.push_back(f);
   }
   PlatformSpread calibrated_spread = load_platform_spread(options.platform_file);
-  double level = 1;
+  double level = calibrated_spread.host_pace_level;  // as the calibration recorded it (1: none)
   if (options.pace == PaceSource::kCalibrationLevel) {
     try {
       level = host_pace_level(load_platform_file(options.platform_file), calibrated_spread);
     } catch (const std::invalid_argument& e) {
       throw std::runtime_error(options.platform_file + ": no host-pace level: " + e.what());
     }
-    for (double& q : calibrated_spread.host_pace) q *= level;
+    calibrated_spread.host_pace_level = level;
   }
   const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
   for (Job& job : jobs) {
@@ -217,16 +217,17 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
       const std::vector<double> pace = pace_of(o, spread, options.pace, file);
       SimPrediction sim =
           predict_by_blocks(scenario, setup, run_conditions(o, {platform, spread}, pace, options, after_op, file), units);
-      sim.host_pace = pace;  // all the trials' pace, whatever the blocks drew
+      sim.host_pace = levelled_pace(pace, spread.host_pace_level);  // all the trials' pace, whatever the blocks drew
       o["sim_repredicted"] = json::parse(sim_prediction_json(sim));
       o.erase("callback_trials");  // megabytes of the source's per-trial callback stages, which no prediction reads
     }
     top["repredicted"] = json::object{{"pace", pace_source_name(options.pace)},
-                                      {"host_pace_level", level},
                                       {"release", release_source_name(options.release)},
                                       {"blocks", options.blocks},
                                       {"platform_source", options.platform_file},
                                       {"release_tail", release_tail}};
+    // Files re-predicted before the level have no key, and read as level 1.
+    if (options.pace == PaceSource::kCalibrationLevel || level != 1) top["repredicted"].as_object()["host_pace_level"] = level;
     if (options.check_sweep) top["repredicted"].as_object()["check_sweep"] = true;
     if (!zeroed.empty()) {
       json::array names;

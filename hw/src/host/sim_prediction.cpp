@@ -92,7 +92,7 @@ SimPrediction predict_by_blocks(const Scenario& scenario, const PredictionSetup&
   }
   SimPrediction sim;
   sim.manifest_by_execution.assign(std::size_t(units.units), 0);
-  sim.host_pace = blocks.front().spread.host_pace;
+  sim.host_pace = levelled_pace(blocks.front().spread.host_pace, blocks.front().spread.host_pace_level);
   int manifest_runs = 0;
   std::vector<double> ns_per_free, busy, cadence;
   for (int t = 0; t < sim_runs; ++t) {

@@ -31,6 +31,7 @@ SimDevice::SimDevice(const Program& program, SimConfig config, Chooser& chooser,
   release_time_.assign(program.buffer_names.size(), -1);
   // Drawn only when there is a pace, so every run without one draws as it did before.
   if (config_.spread && !config_.spread->host_pace.empty()) host_pace_ = PlatformSpread::at(config_.spread->host_pace, uniform());
+  if (config_.spread) host_pace_ *= config_.spread->host_pace_level;
 }
 
 SimDevice::~SimDevice() = default;

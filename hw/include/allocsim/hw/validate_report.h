@@ -65,7 +65,7 @@ struct SimPrediction {
   double host_ns_per_free = 0;  // median over seeds of host_release_ns / releases
   double host_busy_ns = 0;      // median over seeds of RunMeasures::host_busy_ns
   double host_cadence_ns = 0;   // median over seeds of the launch cadence (TrialStats::host_cadence_ns)
-  std::vector<double> host_pace;  // the host pace's quantiles the runs drew from (empty: none)
+  std::vector<double> host_pace;  // the host pace's quantiles the runs drew from, times the spread's host_pace_level (empty: none)
   bool completed = true;
   bool available = true;  // false: the simulator could not be run (message in error)
 };

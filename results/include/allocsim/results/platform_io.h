@@ -6,9 +6,10 @@
 // key, "spread", holds the costs' distributions (core/platform_spread.h): an object from field name
 // to its kSpreadLevels quantiles, ascending; and "spread_tail", the tails above p99 of some of
 // them (field name -> its values from p99.9 to the largest sample, at
-// platform_spread.h's tail_level); and "host_pace_reference_ns", the calibrating
-// process's host-pace reference (a number). platform_from_json passes over the three,
-// spread_from_json reads only them.
+// platform_spread.h's tail_level); "host_pace_reference_ns", the calibrating
+// processes' host-pace reference (a number); and "host_pace_level", the host's level against the
+// simulator's charges (a factor). platform_from_json passes over the four, spread_from_json reads
+// only them.
 #pragma once
 #include <stdexcept>
 #include <string>
