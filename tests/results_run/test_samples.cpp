@@ -17,6 +17,19 @@ using namespace allocsim;
 
 namespace {
 
+/// One run of `s` under immediate + none at semaphore 32, seed 1, its costs drawn from `spread`
+/// (none when it is empty).
+RunResult immediate_at_32(const Scenario& s, const PlatformSpread& spread) {
+  auto policy = make_policy("immediate", s.params);
+  auto guard = make_guard("none", s.params);
+  SimOptions o;
+  o.semaphore = 32;
+  o.seed = 1;
+  o.params = s.params;
+  o.spread = spread.empty() ? nullptr : &spread;
+  return simulate(s, *policy, *guard, o);
+}
+
 const std::string kCalibration = std::string(ALLOCSIM_SOURCE_DIR) + "/results/hw/h200-samples/calibration.json";
 
 RunConfig config(const char* scenario, const char* policy, const char* guard) {
@@ -63,16 +76,7 @@ TEST_CASE("samples: with the H200's spread an execution corrupts in some samples
 
 TEST_CASE("samples: a host pace scales every host cost of a run, and only the host's", "[samples][spread]") {
   const Scenario s = load_scenario("seed-repro");
-  auto run_with = [&](const PlatformSpread& spread) {
-    auto policy = make_policy("immediate", s.params);
-    auto guard = make_guard("none", s.params);
-    SimOptions o;
-    o.semaphore = 32;
-    o.seed = 1;
-    o.params = s.params;
-    o.spread = spread.empty() ? nullptr : &spread;
-    return simulate(s, *policy, *guard, o);
-  };
+  auto run_with = [&](const PlatformSpread& spread) { return immediate_at_32(s, spread); };
   const RunResult plain = run_with(PlatformSpread{});
   PlatformSpread doubled;
   doubled.host_pace.assign(kSpreadLevels.size(), 2.0);  // every run draws a pace of exactly 2
@@ -90,16 +94,7 @@ TEST_CASE("samples: a host pace scales every host cost of a run, and only the ho
 TEST_CASE("samples: the host-pace level multiplies the pace each run draws, with or without a pace spread",
           "[samples][spread]") {
   const Scenario s = load_scenario("seed-repro");
-  auto run_with = [&](const PlatformSpread& spread) {
-    auto policy = make_policy("immediate", s.params);
-    auto guard = make_guard("none", s.params);
-    SimOptions o;
-    o.semaphore = 32;
-    o.seed = 1;
-    o.params = s.params;
-    o.spread = &spread;
-    return simulate(s, *policy, *guard, o);
-  };
+  auto run_with = [&](const PlatformSpread& spread) { return immediate_at_32(s, spread); };
   PlatformSpread doubled;
   doubled.host_pace.assign(kSpreadLevels.size(), 2.0);
   PlatformSpread unit_at_level_2;  // a pace of 1 drawn, times the level

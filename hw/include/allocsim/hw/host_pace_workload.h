@@ -1,5 +1,5 @@
 // The calibration's workloads, which validation does not run, and the host-pace level: how much
-// slower (or faster) the calibrating process's host ran the host-pace workload than the simulator
+// slower (or faster) the calibrating processes' host ran the host-pace workload than the simulator
 // charges for it under the profile that calibration measured. Needs no GPU: calibrate runs the
 // workloads on the GPU (hw/apps/calibrate_host_calls.h), repredict uses the level on committed files.
 #pragma once
@@ -22,12 +22,13 @@ inline constexpr int kPaceWorkloadSemaphore = 32;
 /// The calibration workload, or (pace = true) the host-pace workload.
 Scenario calibration_workload(bool pace);
 
-/// The host-pace level: spread.host_pace_reference_ns (the calibrating process's median host busy
-/// time on the host-pace workload) over the simulator's median host busy time for the same
-/// workload, `runs` runs under `profile` with costs drawn from `spread` but no host pace. The
-/// per-call costs are each measured alone, and on one H200 host their sum undercharged or
-/// overcharged the workload by 0.80 to 1.25 times from session to session
-/// (results/hw/h200-processes/README.md); the level is what scaling the host's pace by it corrects.
+/// The host-pace level (PlatformSpread::host_pace_level): spread.host_pace_reference_ns (the
+/// calibrating processes' median host busy time on the host-pace workload) over the simulator's
+/// median host busy time for the same workload, `runs` runs under `profile` with costs drawn from
+/// `spread` but no host pace and no level. The per-call costs are each measured alone, and on the
+/// H200 their sum undercharged or overcharged the workload by 0.72 to 1.24 times from session to
+/// session (results/hw/calibration-level/per-execution.md); the level is what scaling the host's
+/// pace by it corrects.
 /// Throws std::invalid_argument when the spread records no reference.
 double host_pace_level(const PlatformProfile& profile, const PlatformSpread& spread, int runs = kPaceWorkloadTrials);
 

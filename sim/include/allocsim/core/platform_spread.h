@@ -55,8 +55,8 @@ struct PlatformSpread {
   /// The host's level: how much slower (above 1) or faster the host ran the host-pace workload than
   /// the simulator charges for it from the per-call costs (hw/include/allocsim/hw/host_pace_workload.h);
   /// 1 where the file records none. A run's pace is this times its draw from host_pace. The costs are
-  /// each timed alone, and on the H200 their sum mischarged the workload by 0.8 to 1.25 times from
-  /// session to session (results/hw/h200-processes/README.md), which no draw around 1 corrects.
+  /// each timed alone, and on the H200 their sum mischarged the workload by 0.72 to 1.24 times from
+  /// session to session (results/hw/calibration-level/per-execution.md), which no draw around 1 corrects.
   double host_pace_level = 1;
   /// By kPlatformFields index: empty (capped at p99) or at least 2 ascending values at tail_level,
   /// the first at least the field's p99.
