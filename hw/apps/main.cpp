@@ -64,8 +64,10 @@ int cmd_calibrate(const std::string& out_path, int iterations, int tail_rounds, 
   hw::CalibrationOutput c = hw::calibrate_device(iterations, tail_rounds);
   const hw::HostCallCalibration host =
       hw::calibrate_host_calls(c.profile, c.spread, hw::calibration_workload(false), trials);
-  const std::string pace = hw::calibrate_host_pace(c.spread, c.profile, pace_processes);
+  // The wake-up before the host pace: the pace workload's child processes read the profile from a
+  // platform file, which refuses a field still unmeasured (negative).
   const std::string signal = hw::calibrate_signal_wakeup(c.profile, c.spread, 200);
+  const std::string pace = hw::calibrate_host_pace(c.spread, c.profile, pace_processes);
   for (const PlatformField& f : kPlatformFields)
     if (!(platform_value(c.profile, f) >= 0))
       throw hw::HwError(std::string("calibrate: no valid measurement of ") + f.name);
