@@ -23,6 +23,17 @@ bool same(const PlatformProfile& a, const PlatformProfile& b) {
     if (platform_value(a, f) != platform_value(b, f)) return false;
   return true;
 }
+// A number the platform file carries beside the spread (no profile field): written under `key`,
+// read back as set, and the profile read from the same text is the default one.
+void check_round_trips_beside_spread(double PlatformSpread::*field, double value, const std::string& key) {
+  PlatformSpread s;
+  s.*field = value;
+  CHECK(!s.empty());
+  const std::string text = platform_to_json(PlatformProfile{}, s);
+  CHECK(text.find("\"" + key + "\": ") != std::string::npos);
+  CHECK(spread_from_json(text).*field == value);
+  CHECK(same(platform_from_json(text), PlatformProfile{}));
+}
 }  // namespace
 
 TEST_CASE("platform profile round-trips every field", "[platform]") {
@@ -161,13 +172,7 @@ TEST_CASE("a platform file's host pace round-trips and is checked", "[platform][
 }
 
 TEST_CASE("a platform file's host-pace reference round-trips beside the spread and is checked", "[platform][spread]") {
-  PlatformSpread s;
-  s.host_pace_reference_ns = 1602000.5;
-  CHECK(!s.empty());
-  const std::string text = platform_to_json(PlatformProfile{}, s);
-  CHECK(text.find("\"host_pace_reference_ns\": ") != std::string::npos);
-  CHECK(spread_from_json(text).host_pace_reference_ns == 1602000.5);
-  CHECK(same(platform_from_json(text), PlatformProfile{}));  // not a profile field
+  check_round_trips_beside_spread(&PlatformSpread::host_pace_reference_ns, 1602000.5, "host_pace_reference_ns");
   CHECK(spread_from_json(platform_to_json(PlatformProfile{})).host_pace_reference_ns == 0);
   CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_reference_ns": 0})"), Catch::Contains("positive duration"));
   CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_reference_ns": "fast"})"), Catch::Contains("must be a number"));
@@ -223,13 +228,7 @@ TEST_CASE("a tail of many points keeps a rare stall as rare as the samples had i
 
 TEST_CASE("a platform file's host-pace level round-trips beside the spread, is left out at 1, and is checked",
           "[platform][spread]") {
-  PlatformSpread s;
-  s.host_pace_level = 0.7993;
-  CHECK(!s.empty());
-  const std::string text = platform_to_json(PlatformProfile{}, s);
-  CHECK(text.find("\"host_pace_level\": ") != std::string::npos);
-  CHECK(spread_from_json(text).host_pace_level == 0.7993);
-  CHECK(same(platform_from_json(text), PlatformProfile{}));  // not a profile field
+  check_round_trips_beside_spread(&PlatformSpread::host_pace_level, 0.7993, "host_pace_level");
   // Files from before the level, and spreads without one, read and write as they did.
   CHECK(spread_from_json(platform_to_json(PlatformProfile{})).host_pace_level == 1);
   CHECK(platform_to_json(PlatformProfile{}, PlatformSpread{}).find("host_pace_level") == std::string::npos);
