@@ -56,9 +56,8 @@ std::vector<std::vector<double>> pace_workload_in_processes(const PlatformProfil
   std::vector<std::vector<double>> by_process{pace_workload_busy(profile)};
   if (processes <= 1) return by_process;
   // The child reads the profile from a platform file, which refuses a field still unmeasured.
-  for (const PlatformField& f : kPlatformFields)
-    if (!(platform_value(profile, f) >= 0))
-      throw HwError(std::string("calibrate: the host-pace workload runs before ") + f.name + " is measured");
+  if (const PlatformField* f = first_unmeasured_field(profile))
+    throw HwError(std::string("calibrate: the host-pace workload runs before ") + f->name + " is measured");
   const TempDir dir;
   const std::string platform = (dir.path / "profile.json").string();
   save_platform_file(platform, profile, PlatformSpread{});

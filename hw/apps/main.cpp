@@ -68,9 +68,8 @@ int cmd_calibrate(const std::string& out_path, int iterations, int tail_rounds, 
   // platform file, which refuses a field still unmeasured (negative).
   const std::string signal = hw::calibrate_signal_wakeup(c.profile, c.spread, 200);
   const std::string pace = hw::calibrate_host_pace(c.spread, c.profile, pace_processes);
-  for (const PlatformField& f : kPlatformFields)
-    if (!(platform_value(c.profile, f) >= 0))
-      throw hw::HwError(std::string("calibrate: no valid measurement of ") + f.name);
+  if (const PlatformField* f = first_unmeasured_field(c.profile))
+    throw hw::HwError(std::string("calibrate: no valid measurement of ") + f->name);
   // Last, once every cost the simulator charges the workload is measured.
   c.spread.host_pace_level = hw::host_pace_level(c.profile, c.spread);
   save_platform_file(out_path, c.profile, c.spread);

@@ -1,6 +1,7 @@
 // Platform profile JSON: round trip of every field, defaults for missing keys, and clear errors for
 // unknown keys, wrong types, negative values and unreadable files.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 
 #include "allocsim/results/platform_io.h"
@@ -235,4 +236,14 @@ TEST_CASE("a platform file's host-pace level round-trips beside the spread, is l
   CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_level": 0})"), Catch::Contains("positive factor"));
   CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_level": 1000})"), Catch::Contains("positive factor"));
   CHECK_THROWS_WITH(spread_from_json(R"({"host_pace_level": "slow"})"), Catch::Contains("must be a number"));
+}
+
+TEST_CASE("a profile's first field still unmeasured (calibrate's negative mark) is named", "[platform]") {
+  PlatformProfile p;
+  CHECK(first_unmeasured_field(p) == nullptr);
+  p.signal_wakeup_ns = -1;
+  REQUIRE(first_unmeasured_field(p) != nullptr);
+  CHECK(std::string(first_unmeasured_field(p)->name) == "signal_wakeup_ns");
+  p.spin_ns_per_cycle = std::nan("");  // a ratio with no measurement
+  CHECK(first_unmeasured_field(p) != nullptr);
 }

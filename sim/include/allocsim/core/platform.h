@@ -161,6 +161,14 @@ inline double platform_value(const PlatformProfile& p, const PlatformField& f) {
   return f.ns ? double(p.*f.ns) : p.*f.ratio;
 }
 
+/// The first field still at calibrate's "not measured yet" mark (negative, or NaN), or nullptr: a
+/// platform file refuses such a profile, and the simulator cannot charge it.
+inline const PlatformField* first_unmeasured_field(const PlatformProfile& p) {
+  for (const PlatformField& f : kPlatformFields)
+    if (!(platform_value(p, f) >= 0)) return &f;
+  return nullptr;
+}
+
 /// Stores `value` in `f` of `p` and returns "", or returns why it is refused (a sentence naming the
 /// field) and leaves `p` alone. The one range rule for every source (YAML, `--set`, JSON files):
 /// durations are 0..10^15 ns, rounded to whole ns (calibration writes medians with fractions of a
