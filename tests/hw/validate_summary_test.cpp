@@ -172,7 +172,8 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h100-processes-h200-calibration/per-execution",
                               "results/hw/h100-pace-level/per-execution",
                               "results/hw/h100-pace-level/repredicted-no-level/per-execution",
-                              "results/hw/h100-pace-level-all/all"}) {
+                              "results/hw/h100-pace-level-all/all",
+                              "results/hw/h200-pace-level/per-execution"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
