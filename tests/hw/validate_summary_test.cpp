@@ -174,7 +174,8 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h100-pace-level/repredicted-no-level/per-execution",
                               "results/hw/h100-pace-level-all/all",
                               "results/hw/h200-pace-level/per-execution",
-                              "results/hw/h100-all-h200-pace-level-calibration/all"}) {
+                              "results/hw/h100-all-h200-pace-level-calibration/all",
+                              "results/hw/h100-pace-level-2/per-execution"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
