@@ -24,12 +24,12 @@ Standard library only.
 import bisect
 import json
 import os
-import statistics
 import sys
 from pathlib import Path
 
 from callback_log import REPO, median, mib, span
 from generated_file import write_or_check
+from rank_correlation import rank_correlation
 
 # The relay waits counted per process, ns.
 WAIT_LEVELS = (1_000_000, 2_500_000)
@@ -146,28 +146,6 @@ def passes(session):
     paths = sorted(session.glob("all/*/semaphore-*/validate.json")) or sorted(session.glob("*/*/validate.json"))
     files = [json.load(open(p)) for p in paths]
     return sorted(files, key=lambda v: (v["scenario"], v["semaphore"]))
-
-
-def ranks(values):
-    """Each value's rank from 1 (ties: their mean rank)."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    r = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-
-def rank_correlation(xs, ys):
-    """Spearman's: Pearson's of the ranks (statistics.correlation; Python 3.11 has no ranked method),
-    0 when either side has no spread."""
-    rx, ry = ranks(xs), ranks(ys)
-    return statistics.correlation(rx, ry) if len(set(rx)) > 1 and len(set(ry)) > 1 else 0.0
 
 
 def rank_from_top(values, i):

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 
 from generated_file import write_or_check
+from rank_correlation import rank_correlation
 
 ROOT = Path(__file__).resolve().parents[2]
 HW = ROOT / "results" / "hw"
@@ -79,25 +80,11 @@ def between_process_se(point, e):
     return math.sqrt(k / (k - 1) * sum((n * (c[e] / n - f)) ** 2 for n, c in point["per_file"]) / n_all ** 2)
 
 
-def ranks(xs):
-    """Ranks with ties averaged (Python 3.11's statistics has no rank correlation; 3.12's does)."""
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for t in range(i, j + 1):
-            r[order[t]] = (i + j) / 2
-        i = j + 1
-    return r
-
-
 def spearman(xs, ys):
+    """None where too few sessions measured the pace to rank (rank_correlation gives 0 without spread)."""
     if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
         return None
-    return statistics.correlation(ranks(xs), ranks(ys))
+    return rank_correlation(xs, ys)
 
 
 def pct(x):
