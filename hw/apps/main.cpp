@@ -13,6 +13,8 @@
 // files are written whole or not at all.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <iostream>
@@ -388,6 +390,19 @@ int main(int argc, char** argv) {
   rep->add_option("--zero", repredict_zeroed,
                   "predict with this platform cost at 0 and without its spread, e.g. wake_first_launch_ns: what it "
                   "changes (repeatable)");
+  double repredict_pace_factor = 1;
+  rep->add_option("--pace-factor", repredict_pace_factor,
+                  "every host-pace draw times F (> 0): the prediction for a host that ran F times slower (F > 1) or "
+                  "faster throughout the session (default 1)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double f = std::strtod(text.c_str(), &end);
+            return end != text.c_str() && *end == '\0' && std::isfinite(f) && f > 0
+                       ? std::string()
+                       : "'" + text + "' is not a positive factor (e.g. 0.8 or 1.25)";
+          },
+          "POSITIVE"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -410,6 +425,7 @@ int main(int argc, char** argv) {
       options.blocks = repredict_blocks;
       options.check_sweep = repredict_check_sweep;
       options.zeroed = repredict_zeroed;
+      options.pace_factor = repredict_pace_factor;
       hw::repredict_session(session, repredict_out, options,
                             [](const std::string& file) { std::cerr << "predicted " << file << "\n"; });
       std::cerr << "wrote " << repredict_out << "\n";

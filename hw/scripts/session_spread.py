@@ -48,8 +48,8 @@ def point_files(session, scenario, semaphore):
     return [f for f in [folder / "validate.json"] if f.exists()] + sorted(folder.glob("process-*/validate.json"))
 
 
-def read_point(files):
-    """One session's point: trials, hardware fraction and each prediction's probability per execution."""
+def read_point(files, keys=tuple(k for k, _ in PREDICTIONS)):
+    """One session's point: trials, hardware fraction and each prediction's (`keys`) probability per execution."""
     trials, corrupted, per_file, predicted, paces = 0, None, [], {}, []
     for f in files:
         run = json.loads(f.read_text())["runs"][0]
@@ -57,7 +57,7 @@ def read_point(files):
         trials += n
         corrupted = [a + b for a, b in zip(corrupted or [0] * len(by_exec), by_exec)]
         per_file.append((n, by_exec))
-        for key, _ in PREDICTIONS:
+        for key in keys:
             if key in run:
                 p = [m / run[key]["runs"] for m in run[key]["manifest_by_execution"]]
                 predicted.setdefault(key, []).append((n, p))

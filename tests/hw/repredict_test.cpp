@@ -6,7 +6,9 @@
 
 #include <boost/json.hpp>
 #include <filesystem>
+#include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <unistd.h>
 #include <vector>
 
@@ -351,4 +353,54 @@ TEST_CASE("repredict --zero: one platform cost at 0, what it changes in the sess
   }
   fs::remove_all(with);
   fs::remove_all(without);
+}
+
+TEST_CASE("repredict --pace-factor: the runs of a calibration whose host pace is that many times slower",
+          "[hw][repredict]") {
+  // h200-warmup's execution 1 at semaphore 32 sits on the edge: a slower host moves it.
+  const std::string session = "h200-warmup", point = "seed-repro/semaphore-32";
+  const std::string calibration = "results/hw/" + session + "/calibration.json";
+  const double factor = 1.3;
+  const fs::path dir = fresh_dir("pace-factor");
+  fs::create_directories(dir / "src" / point);
+  fs::copy_file(fs::path("results/hw") / session / "per-execution" / point / "validate.json", dir / "src" / point / "validate.json");
+  // The same calibration with every host-pace quantile times the factor, written by hand here so
+  // the factor is checked against a scaling it does not share code with.
+  PlatformSpread slower = load_platform_spread(calibration);
+  for (double& q : slower.host_pace) q *= factor;
+  const std::string slower_file = (dir / "slower.json").string();
+  save_platform_file(slower_file, load_platform_file(calibration), slower);
+  auto run = [&](const std::string& platform, double f, const fs::path& out) {
+    hw::RepredictOptions options;
+    options.platform_file = platform;
+    options.pace = hw::PaceSource::kCalibration;
+    options.release = hw::ReleaseSource::kCalibration;
+    options.pace_factor = f;
+    hw::repredict_session((dir / "src").string(), out.string(), options, [](const std::string&) {});
+    return read_json(out / point / "validate.json");
+  };
+  const json::value scaled = run(calibration, factor, dir / "factor");
+  const json::value by_hand = run(slower_file, 1, dir / "by-hand");
+  CHECK(scaled.at("repredicted").at("pace_factor") == factor);
+  CHECK(!by_hand.at("repredicted").as_object().contains("pace_factor"));
+  json::object a = scaled.at("runs").at(0).at("sim_repredicted").as_object();
+  json::object b = by_hand.at("runs").at(0).at("sim_repredicted").as_object();
+  // The pace it records is the scaled one (to rounding: q * factor computed in two places).
+  const json::array &pa = a.at("host_pace").as_array(), &pb = b.at("host_pace").as_array();
+  REQUIRE(pa.size() == pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) CHECK(pa[i].to_number<double>() == Approx(pb[i].to_number<double>()));
+  a.erase("host_pace");
+  b.erase("host_pace");
+  CHECK(a == b);
+  // And it moved the prediction: the session's own calibrated one is different.
+  CHECK(scaled.at("runs").at(0).at("sim_repredicted").at("manifest_by_execution") !=
+        scaled.at("runs").at(0).at("sim").at("manifest_by_execution"));
+  SECTION("a factor that is not positive and finite is refused, and nothing is written") {
+    for (double f : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+      const fs::path refused = dir / "refused";
+      CHECK_THROWS_AS(run(calibration, f, refused), std::invalid_argument);
+      CHECK(!fs::exists(refused));
+    }
+  }
+  fs::remove_all(dir);
 }

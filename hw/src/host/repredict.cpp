@@ -2,6 +2,7 @@
 #include "allocsim/hw/repredict.h"
 
 #include <boost/json.hpp>
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@
 #include "allocsim/hw/host_pace_workload.h"
 #include "allocsim/hw/sim_prediction.h"
 #include "allocsim/results/atomic_file.h"
+#include "allocsim/results/pace_scan.h"
 #include "allocsim/results/platform_io.h"
 #include "allocsim/results/resolve.h"
 #include "validate_json_reading.h"
@@ -40,10 +42,11 @@ bool same_profile(const PlatformProfile& profile, const json::value& file_platfo
 /// sim_host_paced holds the trials' pace quantiles themselves.
 std::vector<double> pace_of(const json::object& run, const PlatformSpread& spread, PaceSource source,
                             const fs::path& file) {
-  const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
-  std::vector<double> pace;
   // The level is the spread's own (host_pace_level), which the simulator applies to any pace.
   if (source == PaceSource::kCalibration || source == PaceSource::kCalibrationLevel) return spread.host_pace;
+  // Only a measured pace needs the simulated cadence (files from before it have none).
+  const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
+  std::vector<double> pace;
   if (source == PaceSource::kTrials) {
     if (const json::value* c = run.if_contains("host_cadence_by_trial"))
       pace = host_pace_of(numbers(*c), sim_cadence);
@@ -96,12 +99,15 @@ std::vector<RunConditions> run_conditions(const json::object& run, const RunCond
   if (!pace_blocks.empty() && !release_blocks.empty() && pace_blocks.size() != release_blocks.size())
     throw std::runtime_error(file.string() + ": host_cadence_by_trial and release_after_op_by_trial differ in trials");
   std::vector<RunConditions> blocks(std::max<std::size_t>({pace_blocks.size(), release_blocks.size(), 1}), pooled);
-  const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
   for (std::size_t b = 0; b < pace_blocks.size(); ++b) {
+    const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
     blocks[b].spread.host_pace = host_pace_of(pace_blocks[b], sim_cadence);
     if (blocks[b].spread.host_pace.empty())
       throw std::runtime_error(file.string() + ": a block of trials with no host pace measured");
   }
+  // After the blocks' own paces, so a factor scales whichever pace each block draws.
+  if (options.pace_factor != 1)
+    for (RunConditions& block : blocks) block.spread = scale_host_pace(block.spread, options.pace_factor);
   for (std::size_t b = 0; b < release_blocks.size(); ++b) {
     PlatformSpread& spread = blocks[b].spread;
     spread.quantiles[after_op] = spread_quantiles(release_blocks[b]);
@@ -144,6 +150,8 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
                        const std::function<void(const std::string&)>& progress) {
   if (options.blocks > 0 && options.pace != PaceSource::kTrials && options.release != ReleaseSource::kTrials)
     throw std::runtime_error("--blocks needs the trials' pace or release (--pace trials or --release trials)");
+  if (!(options.pace_factor > 0) || !std::isfinite(options.pace_factor))
+    throw std::invalid_argument("the pace factor must be positive and finite, not " + std::to_string(options.pace_factor));
   std::vector<Job> jobs;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(src, ec); !ec && it != fs::recursive_directory_iterator();
@@ -217,7 +225,11 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
       const std::vector<double> pace = pace_of(o, spread, options.pace, file);
       SimPrediction sim =
           predict_by_blocks(scenario, setup, run_conditions(o, {platform, spread}, pace, options, after_op, file), units);
-      sim.host_pace = levelled_pace(pace, spread.host_pace_level);  // all the trials' pace, whatever the blocks drew
+      // All the trials' pace, whatever the blocks drew, with the factor as the runs had it.
+      PlatformSpread drawn;
+      drawn.host_pace = pace;
+      if (options.pace_factor != 1) drawn = scale_host_pace(drawn, options.pace_factor);
+      sim.host_pace = levelled_pace(drawn.host_pace, spread.host_pace_level);
       o["sim_repredicted"] = json::parse(sim_prediction_json(sim));
       o.erase("callback_trials");  // megabytes of the source's per-trial callback stages, which no prediction reads
     }
@@ -229,6 +241,7 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
     // Files re-predicted before the level have no key, and read as level 1.
     if (options.pace == PaceSource::kCalibrationLevel || level != 1) top["repredicted"].as_object()["host_pace_level"] = level;
     if (options.check_sweep) top["repredicted"].as_object()["check_sweep"] = true;
+    if (options.pace_factor != 1) top["repredicted"].as_object()["pace_factor"] = options.pace_factor;
     if (!zeroed.empty()) {
       json::array names;
       for (const std::string& name : options.zeroed) names.emplace_back(name);

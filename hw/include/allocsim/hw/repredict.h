@@ -35,6 +35,12 @@ struct RepredictOptions {
   /// Platform costs predicted at 0 and without their spread (an ablation: what each one changes in
   /// the session's prediction). Durations only; a rate or an unknown name is refused.
   std::vector<std::string> zeroed;
+  /// Every pace draw multiplied by this (> 0, finite), on top of the source's and the level: the
+  /// prediction had the host run this much slower (> 1) or faster throughout the session. The H200's
+  /// host sat at one pace for a whole session and moved between sessions, and a knife-edge
+  /// execution's fraction followed it (results/hw/session-spread); the calibrated prediction at the
+  /// ends of the calibration's own pace range bounds where such a session can land (hw/scripts/pace_band.py).
+  double pace_factor = 1;
 };
 
 inline constexpr PaceSource kPaceSources[] = {PaceSource::kTrials, PaceSource::kWarmup, PaceSource::kCalibration,
@@ -48,13 +54,14 @@ const char* release_source_name(ReleaseSource r);  // "calibration", "process", 
 /// prediction per run, "sim_repredicted" (validate_report.h's "sim" fields), without the runs'
 /// "callback_trials" (most of a file's bytes; the source keeps them), and a top-level
 /// "repredicted": {"pace", "release", "blocks", "platform_source", "release_tail", "check_sweep"
-/// true with that option, and "zeroed", the fields at 0, with that one} saying what it
+/// true with that option, "pace_factor" where it is not 1, and "zeroed", the fields at 0, with that one} saying what it
 /// drew from (release_tail false: the file had no tail of the process's release above p99, so
 /// draws there are its p99). Same seeds and runs as the file's "sim": with the calibration's pace and
 /// release it is "sim" again, byte for byte. Every file is read and predicted before any is
 /// written. Throws std::runtime_error naming the file: not a validate.json, a --set or
 /// --schedule run, a profile other than the platform file's, a pace or release the file did not
-/// measure, or blocks without a per-trial source. `progress` gets one line per file.
+/// measure, or blocks without a per-trial source; std::invalid_argument for a pace factor that is
+/// not positive and finite. `progress` gets one line per file.
 void repredict_session(const std::string& src, const std::string& out, const RepredictOptions& options,
                        const std::function<void(const std::string&)>& progress);
 
