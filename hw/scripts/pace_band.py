@@ -85,7 +85,9 @@ def session_points(binary, session, factors, tmp):
 def analyse(binary):
     sessions, refused, no_pace = {}, {}, []
     with tempfile.TemporaryDirectory() as tmp:
-        for s in h200_sessions():
+        all_sessions = h200_sessions()
+        for i, s in enumerate(all_sessions, 1):
+            print(f"pace_band: {s} ({i} of {len(all_sessions)})", file=sys.stderr)  # minutes in all: show the way
             factors = pace_range(s)
             if factors is None:
                 no_pace.append(s)
