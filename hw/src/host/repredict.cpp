@@ -99,8 +99,11 @@ std::vector<RunConditions> run_conditions(const json::object& run, const RunCond
   if (!pace_blocks.empty() && !release_blocks.empty() && pace_blocks.size() != release_blocks.size())
     throw std::runtime_error(file.string() + ": host_cadence_by_trial and release_after_op_by_trial differ in trials");
   std::vector<RunConditions> blocks(std::max<std::size_t>({pace_blocks.size(), release_blocks.size(), 1}), pooled);
+  // Read once, and only where blocks measured a pace (files from before it have no cadence).
+  const double sim_cadence = pace_blocks.empty()
+                                 ? 0
+                                 : field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
   for (std::size_t b = 0; b < pace_blocks.size(); ++b) {
-    const double sim_cadence = field(field(run, "sim", file).as_object(), "host_cadence_ns", file).to_number<double>();
     blocks[b].spread.host_pace = host_pace_of(pace_blocks[b], sim_cadence);
     if (blocks[b].spread.host_pace.empty())
       throw std::runtime_error(file.string() + ": a block of trials with no host pace measured");
