@@ -25,7 +25,7 @@ TEST_CASE("committed calibrations: callback_relay 1 everywhere but h200-warmup-2
     else
       not_relayed.push_back(session.path().filename().string());
   }
-  CHECK(relayed == 58);
+  CHECK(relayed == 59);
   REQUIRE(not_relayed == std::vector<std::string>{"h200-warmup-2"});
   const std::string log = allocsim::test::read_text_file(std::string(ALLOCSIM_SOURCE_DIR) + "/results/hw/h200-warmup-2/log.txt");
   CHECK_THAT(log, Catch::Contains("relay_held_bodies_blocked_round = 57"));

@@ -176,7 +176,8 @@ TEST_CASE("the committed H200 summaries are generated from their validate.json f
                               "results/hw/h200-pace-level/per-execution",
                               "results/hw/h100-all-h200-pace-level-calibration/all",
                               "results/hw/h100-pace-level-2/per-execution",
-                              "results/hw/h100-level-all-2/all"}) {
+                              "results/hw/h100-level-all-2/all",
+                              "results/hw/h100-level-all-3/all"}) {
     INFO(session);
     const fs::path dir = fs::path(ALLOCSIM_SOURCE_DIR) / session;
     REQUIRE(fs::exists(dir / "validate.md"));
