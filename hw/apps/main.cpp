@@ -27,6 +27,7 @@
 #include "allocsim/core/seeds.h"
 #include "allocsim/hw/hw_device.h"
 #include "allocsim/hw/repredict.h"
+#include "allocsim/hw/sim_prediction.h"
 #include "allocsim/hw/timeline.h"
 #include "allocsim/hw/validate_report.h"
 #include "allocsim/hw/validate_summary.h"
@@ -144,7 +145,7 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
                  int sim_samples, const std::string& out_dir, const std::string& command,
                  const std::string& timeline_path, int timeline_trial, const std::string& callback_log_path,
                  const ScheduleRequest* schedule, bool callbacks_first, const InProcessTimings& timings,
-                 const std::string& progress) {
+                 const std::string& progress, bool pace_band) {
   // The diagnostics are written after every trial: a folder that is not there fails now, not then.
   check_output_path(timeline_path, "--timeline");
   check_output_path(callback_log_path, "--callback-log");
@@ -170,6 +171,12 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   config.params = resolved.params;
   config.platform = resolved.platform;
   if (run.platform_file) config.spread = load_platform_spread(*run.platform_file);
+  // Refused before any GPU is touched: a band asked for and not written would pass unnoticed.
+  if (pace_band && schedule) throw std::invalid_argument("--pace-band: not with --schedule (the forced run's host waits on it)");
+  if (pace_band && !hw::pace_band_factors(config.spread.host_pace))
+    throw std::invalid_argument("--pace-band: " + run.platform_file.value_or(std::string("the scenario's defaults")) +
+                                " records no host pace (spread.host_pace) to take the band's ends from");
+  config.pace_band = pace_band;
   // This backend runs every callback through its relay (hw/src/gpu/callback_relay.h): a profile
   // saying otherwise predicts the callback policies under CUDA's own callback instead.
   if (config.platform.callback_relay == 0)
@@ -340,6 +347,11 @@ int main(int argc, char** argv) {
                   "pin the thread that runs the trials to this CPU (the relay's and HIP's threads keep theirs); each "
                   "trial's CPU is in validate.json either way (host_cpu_by_trial)")
       ->check(CLI::Range(0, 4095));
+  bool pace_band = false;
+  val->add_flag("--pace-band", pace_band,
+                "also predict at the lowest (p0) and highest (p99) host pace of the --platform file's calibration "
+                "over its median (sim_pace_band in validate.json): the band a session's corrupted fractions may lie "
+                "in (summarize counts executions within 20 pp of it; two more predictions per combination)");
   std::string schedule_file;
   val->add_option("--schedule", schedule_file,
                   "schedule file (allocsim explore's witness, docs/explore.md): run its scenario, policy, guard, "
@@ -403,6 +415,10 @@ int main(int argc, char** argv) {
                        : "'" + text + "' is not a positive factor (e.g. 0.8 or 1.25)";
           },
           "POSITIVE"));
+  bool repredict_pace_band = false;
+  rep->add_flag("--pace-band", repredict_pace_band,
+                "also predict at the lowest (p0) and highest (p99) host pace of the --platform calibration over its "
+                "median (sim_pace_band, bracketing sim_repredicted): the band summarize counts executions within 20 pp of");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -426,6 +442,7 @@ int main(int argc, char** argv) {
       options.check_sweep = repredict_check_sweep;
       options.zeroed = repredict_zeroed;
       options.pace_factor = repredict_pace_factor;
+      options.pace_band = repredict_pace_band;
       hw::repredict_session(session, repredict_out, options,
                             [](const std::string& file) { std::cerr << "predicted " << file << "\n"; });
       std::cerr << "wrote " << repredict_out << "\n";
@@ -444,7 +461,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("validate needs a SCENARIO (or a --schedule file naming one)");
     return cmd_validate(run, policies, guards, trials, sim_samples, out, join_args(argc, argv), timeline_path,
                         timeline_trial, callback_log_path, request ? &*request : nullptr,
-                        state_lock == "callbacks-first", timings, progress);
+                        state_lock == "callbacks-first", timings, progress, pace_band);
   } catch (const hw::HwError& e) {
     std::cerr << "allocsim-hw: " << e.what() << "\n";
     return 3;

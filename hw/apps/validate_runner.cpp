@@ -259,6 +259,9 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
   if (config.process_release)
     run.sim_process_release =
         predict(scenario, setup, config.process_release->first, config.process_release->second, units);
+  if (config.pace_band && config.forced.empty())
+    if (const std::optional<PaceBandFactors> factors = pace_band_factors(config.spread.host_pace))
+      run.sim_pace_band = predict_pace_band(scenario, setup, config.platform, config.spread, units, *factors);
   run.corruption_pairs = pairs.pairs();
   // The host's pace on this program, from the counted trials and from the warm-up's (none for a
   // forced run, whose host waits on the schedule).
@@ -293,6 +296,9 @@ ValidateRun validate_combination(const Scenario& scenario, const std::string& po
               << (run.sim_warmup_paced ? ", warm-up-paced sim " + std::to_string(run.sim_warmup_paced->manifest_executions) + " (pace p50 " +
                                              std::to_string(PlatformSpread::at(run.sim_warmup_paced->host_pace, 0.5)).substr(0, 5) + ")"
                                        : std::string())
+              << (run.sim_pace_band ? ", pace-band sim " + std::to_string(run.sim_pace_band->low.manifest_executions) +
+                                          " to " + std::to_string(run.sim_pace_band->high.manifest_executions)
+                                    : std::string())
               << ", peak hw "
               << run.peak_bytes_in_use << " sim " << run.sim.peak_bytes_in_use << ", host ns/free "
               << run.host_ns_per_free << " sim " << run.sim.host_ns_per_free << (run.error.empty() ? "" : ", ERROR " + run.error) << "\n";

@@ -40,6 +40,9 @@ struct ValidateConfig {
   // validate timed the release path in its own process: `platform` and `spread` with that
   // instead of the calibration's callback_after_op_ns, for ValidateRun::sim_process_release.
   std::optional<std::pair<PlatformProfile, PlatformSpread>> process_release;
+  // --pace-band: `sim` again at the two ends of the calibration's host pace
+  // (ValidateRun::sim_pace_band), where `spread` has a host pace and no delay is forced.
+  bool pace_band = false;
   // --progress: ticked once per trial run, warm-up and counted; null: none.
   results::ProgressMeter* progress = nullptr;
 };

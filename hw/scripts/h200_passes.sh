@@ -12,7 +12,8 @@
 # (default 0) semaphore releases are timed after every counted trial of the per-execution pass
 # (validate --release-per-trial; repredict --release trials draws from them), RELEASE_PER_TRIAL_ALL
 # (default 0) after every trial of the every-policy pass. PER_EXEC=0 leaves the per-execution pass
-# out. PROCESSES=N (default 1) runs each point's 400 trials in N validating processes of 400/N
+# out. PACE_BAND=0 leaves out the per-execution pass's band (validate --pace-band: the calibrated
+# prediction again at the calibration's p0 and p99 host pace, sim_pace_band). PROCESSES=N (default 1) runs each point's 400 trials in N validating processes of 400/N
 # trials instead of one (<point>/process-<i>/, round by round over the points, so a drift of the
 # machine meets every point alike); summarize pools them. POINTS (default all eight, "seed-repro
 # 1,seed-repro 2,...") names the per-execution pass's points. Split over several device calls (one may run 10 minutes): CALIBRATION=FILE takes an earlier
@@ -43,7 +44,8 @@ for i in $(seq 1 "$N"); do
     out="$O/per-execution/$1/semaphore-$2"
     [ "$N" = 1 ] || out="$out/process-$i"
     run $B validate "$1" --policies immediate --guards none --trials $((400 / N)) --sim-samples 1000 --semaphore "$2" \
-        --warmup-trials "${WARMUP:-40}" --release-per-trial "${RELEASE_PER_TRIAL:-0}" --platform "$P" --out "$out"
+        --warmup-trials "${WARMUP:-40}" --release-per-trial "${RELEASE_PER_TRIAL:-0}" \
+        $([ "${PACE_BAND:-1}" = 0 ] || echo --pace-band) --platform "$P" --out "$out"
   done
 done
 run $B summarize "$O/per-execution"

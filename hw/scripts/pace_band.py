@@ -7,7 +7,7 @@ execution on the edge followed it: seed-repro's execution 1 at semaphore 32 corr
 cannot be near all of them. What a calibration can say without any of the session's own timing is
 where the session may land: its runs played again with every host-pace draw shifted to the lowest
 and to the highest pace the calibrating process's own trials ran at (its host_pace p0 and p99 over
-its median; `allocsim-hw repredict --pace calibration --release calibration --pace-factor F`). The
+its median; `allocsim-hw repredict --pace calibration --release calibration --pace-band`). The
 band of an execution is the lowest to the highest of the three predictions (the pass's own, `sim`,
 and the two shifted ones). For every committed per-execution pass on an H200 this counts, per point,
 the sessions whose hardware fraction lies within 20 pp on every execution, of the calibrated
@@ -29,26 +29,22 @@ from pathlib import Path
 from generated_file import write_or_check
 from session_spread import HW, POINTS, ROOT, TOLERANCE, h200_sessions, pct, point_files, read_point
 
-P0, P50, P99 = 0, 3, 6  # indices in a pace's quantiles (kSpreadLevels, sim/include/allocsim/core/platform_spread.h)
-ENDS = (("low", P0), ("high", P99))
+ENDS = ("low", "high")  # sim_pace_band's (hw/include/allocsim/hw/validate_report.h, PaceBand)
 
 
-def pace_range(session):
-    """The calibration's host pace at p0 and p99 over its median; None where it records no pace."""
+def has_pace(session):
+    """Whether the session's calibration records a host pace to take the band's ends from."""
     cal = HW / session / "calibration.json"
-    if not cal.exists():
-        return None
-    pace = json.loads(cal.read_text()).get("spread", {}).get("host_pace")
-    return {end: pace[i] / pace[P50] for end, i in ENDS} if pace else None
+    return cal.exists() and bool(json.loads(cal.read_text()).get("spread", {}).get("host_pace"))
 
 
-def repredict(binary, session, factor, out):
-    """repredict of the session's per-execution pass at `factor`; why not, where it refuses (its
-    message without a list of the keys it knows, and with paths from the repository's root, so the
-    file is the same in any clone)."""
+def repredict(binary, session, out):
+    """repredict --pace-band of the session's per-execution pass; why not, where it refuses (its message
+    without a list of the keys it knows, and with paths from the repository's root, so the file is the
+    same in any clone)."""
     done = subprocess.run([str(Path(binary).resolve()), "repredict", f"results/hw/{session}/per-execution", "--platform",
                            f"results/hw/{session}/calibration.json", "--out", str(out), "--pace", "calibration",
-                           "--release", "calibration", "--pace-factor", repr(factor)],
+                           "--release", "calibration", "--pace-band"],
                           cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode == 0:
         return None
@@ -59,27 +55,30 @@ def distance(x, lo, hi):
     return 0.0 if lo <= x <= hi else min(abs(x - lo), abs(x - hi))
 
 
-def session_points(binary, session, factors, tmp):
-    """Per point: hardware fraction, calibrated prediction and band per execution (None: refused)."""
-    outs = {}
-    for end, factor in factors.items():
-        outs[end] = Path(tmp) / session / end
-        refused = repredict(binary, session, factor, outs[end])
-        if refused:
-            return refused
-    points = {}
+def session_points(binary, session, tmp):
+    """The band's factors and, per point: hardware fraction, calibrated prediction and band per execution
+    (a string: why repredict refused)."""
+    out = Path(tmp) / session
+    refused = repredict(binary, session, out)
+    if refused:
+        return refused
+    points, factors = {}, None
     for scenario, semaphore in POINTS:
         src = point_files(session, scenario, semaphore)
         if not src:
             continue
+        again = [out / f.relative_to(HW / session / "per-execution") for f in src]
+        if factors is None:
+            band = json.loads(again[0].read_text())["runs"][0]["sim_pace_band"]
+            factors = {end: band[f"{end}_factor"] for end in ENDS}
         own = read_point(src, ("sim",))
-        ends = [read_point([outs[end] / f.relative_to(HW / session / "per-execution") for f in src], ("sim_repredicted",))
-                ["predicted"]["sim_repredicted"] for end, _ in ENDS]
+        predicted = read_point(again, tuple(f"sim_pace_band/{end}" for end in ENDS))["predicted"]
+        ends = [predicted[f"sim_pace_band/{end}"] for end in ENDS]
         calibrated = own["predicted"]["sim"]
         band = [(min(c, *(e[i] for e in ends)), max(c, *(e[i] for e in ends))) for i, c in enumerate(calibrated)]
         points[(scenario, semaphore)] = {"hw": own["hw"], "calibrated": calibrated, "band": band,
                                          "ends": ends, "pace": own["pace"]}
-    return points
+    return factors, points
 
 
 def analyse(binary):
@@ -88,15 +87,14 @@ def analyse(binary):
         all_sessions = h200_sessions()
         for i, s in enumerate(all_sessions, 1):
             print(f"pace_band: {s} ({i} of {len(all_sessions)})", file=sys.stderr)  # minutes in all: show the way
-            factors = pace_range(s)
-            if factors is None:
+            if not has_pace(s):
                 no_pace.append(s)
                 continue
-            got = session_points(binary, s, factors, tmp)
+            got = session_points(binary, s, tmp)
             if isinstance(got, str):
                 refused[s] = got
             else:
-                sessions[s] = (factors, got)
+                sessions[s] = got
     return sessions, refused, no_pace
 
 
@@ -106,7 +104,7 @@ def markdown(sessions, refused, no_pace):
              "Generated by `hw/scripts/pace_band.py` (do not edit by hand). Each committed per-execution pass on an "
              "H200 whose calibration records a host pace, predicted again with every host-pace draw shifted to the "
              "calibration's own lowest (p0) and highest (p99) pace over its median "
-             "(`allocsim-hw repredict --pace calibration --release calibration --pace-factor F`). An execution's band "
+             "(`allocsim-hw repredict --pace calibration --release calibration --pace-band`). An execution's band "
              "runs from the lowest to the highest of the pass's calibrated prediction and the two shifted ones. "
              f"\"within {tol} pp\": the hardware's fraction of corrupted trials lies within {tol} pp of the "
              "prediction (of the band's nearer end, or inside it) on every execution of the point.", "",

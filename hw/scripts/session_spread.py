@@ -48,8 +48,16 @@ def point_files(session, scenario, semaphore):
     return [f for f in [folder / "validate.json"] if f.exists()] + sorted(folder.glob("process-*/validate.json"))
 
 
+def at_path(run, key):
+    """run's prediction at `key`, a name or a path of names joined by "/" ("sim_pace_band/low"); None: none."""
+    for part in key.split("/"):
+        run = run.get(part) if isinstance(run, dict) else None
+    return run
+
+
 def read_point(files, keys=tuple(k for k, _ in PREDICTIONS)):
-    """One session's point: trials, hardware fraction and each prediction's (`keys`) probability per execution."""
+    """One session's point: trials, hardware fraction and each prediction's (`keys`, names or at_path's paths)
+    probability per execution."""
     trials, corrupted, per_file, predicted, paces = 0, None, [], {}, []
     for f in files:
         run = json.loads(f.read_text())["runs"][0]
@@ -58,8 +66,9 @@ def read_point(files, keys=tuple(k for k, _ in PREDICTIONS)):
         corrupted = [a + b for a, b in zip(corrupted or [0] * len(by_exec), by_exec)]
         per_file.append((n, by_exec))
         for key in keys:
-            if key in run:
-                p = [m / run[key]["runs"] for m in run[key]["manifest_by_execution"]]
+            prediction = at_path(run, key)
+            if prediction is not None:
+                p = [m / prediction["runs"] for m in prediction["manifest_by_execution"]]
                 predicted.setdefault(key, []).append((n, p))
         if run.get("sim_host_paced", {}).get("host_pace"):
             paces.append(run["sim_host_paced"]["host_pace"][P50])

@@ -404,3 +404,53 @@ TEST_CASE("repredict --pace-factor: the runs of a calibration whose host pace is
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("repredict --pace-band: the re-prediction at the calibration's p0 and p99 host pace over its median",
+          "[hw][repredict]") {
+  const std::string session = "h200-warmup", point = "seed-repro/semaphore-32";
+  const std::string calibration = "results/hw/" + session + "/calibration.json";
+  const fs::path dir = fresh_dir("pace-band");
+  fs::create_directories(dir / "src" / point);
+  fs::copy_file(fs::path("results/hw") / session / "per-execution" / point / "validate.json", dir / "src" / point / "validate.json");
+  auto run = [&](const std::string& platform, bool band, double factor, const fs::path& out) {
+    hw::RepredictOptions options;
+    options.platform_file = platform;
+    options.pace = hw::PaceSource::kCalibration;
+    options.release = hw::ReleaseSource::kCalibration;
+    options.pace_band = band;
+    options.pace_factor = factor;
+    hw::repredict_session((dir / "src").string(), out.string(), options, [](const std::string&) {});
+    return read_json(out / point / "validate.json");
+  };
+  const json::value banded = run(calibration, true, 1, dir / "band");
+  CHECK(banded.at("repredicted").at("pace_band") == true);
+  const json::object& band = banded.at("runs").at(0).at("sim_pace_band").as_object();
+  // The factors are the calibration's own pace quantiles at p0 and p99 over p50 (kSpreadLevels).
+  const std::vector<double> pace = load_platform_spread(calibration).host_pace;
+  REQUIRE(pace.size() == 7);
+  CHECK(band.at("low_factor").to_number<double>() == pace[0] / pace[3]);
+  CHECK(band.at("high_factor").to_number<double>() == pace[6] / pace[3]);
+  CHECK(band.at("low_factor").to_number<double>() < 1);
+  CHECK(band.at("high_factor").to_number<double>() > 1);
+  // The low end is --pace-factor at that factor, field for field; the ends differ on this edge.
+  const json::value low = run(calibration, false, band.at("low_factor").to_number<double>(), dir / "low");
+  CHECK(band.at("low") == low.at("runs").at(0).at("sim_repredicted"));
+  CHECK(band.at("low").at("manifest_by_execution") != band.at("high").at("manifest_by_execution"));
+  // Its centre is the re-prediction at factor 1, here the file's own calibrated prediction.
+  CHECK(banded.at("runs").at(0).at("sim_repredicted") == banded.at("runs").at(0).at("sim"));
+  SECTION("a calibration without a host pace has no band: refused, and nothing is written") {
+    fs::create_directories(dir / "old" / point);
+    fs::copy_file(fs::path("results/hw/h200-final/per-execution") / point / "validate.json",
+                  dir / "old" / point / "validate.json");
+    hw::RepredictOptions options;
+    options.platform_file = "results/hw/h200-final/calibration.json";
+    options.pace = hw::PaceSource::kCalibration;
+    options.release = hw::ReleaseSource::kCalibration;
+    options.pace_band = true;
+    CHECK_THROWS_WITH(hw::repredict_session((dir / "old").string(), (dir / "refused").string(), options,
+                                            [](const std::string&) {}),
+                      Catch::Contains("--pace-band") && Catch::Contains("records no host pace"));
+    CHECK(!fs::exists(dir / "refused"));
+  }
+  fs::remove_all(dir);
+}

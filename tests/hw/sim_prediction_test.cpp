@@ -59,3 +59,42 @@ TEST_CASE("predict_by_blocks: each block's runs as predicted under that block al
   CHECK(hw::predict_by_blocks(scenario, setup, {steady}, units).manifest_by_execution == steady_2n);
   CHECK_THROWS(hw::predict_by_blocks(scenario, setup, {}, units));
 }
+
+TEST_CASE("pace_band_factors: the host pace's p0 and p99 over its median, none without a pace", "[hw][predict]") {
+  const std::optional<hw::PaceBandFactors> f = hw::pace_band_factors({0.5, 0.8, 0.9, 1.25, 1.3, 1.5, 2.5});
+  REQUIRE(f);
+  CHECK(f->low == 0.5 / 1.25);
+  CHECK(f->high == 2.5 / 1.25);
+  CHECK(!hw::pace_band_factors({}));
+  CHECK(!hw::pace_band_factors({1.0, 2.0}));                      // not at kSpreadLevels
+  CHECK(!hw::pace_band_factors({0, 0, 0, 0, 1.0, 1.0, 1.0}));     // no median to divide by
+}
+
+TEST_CASE("predict_pace_band: predict() with every host-pace quantile times each factor", "[hw][predict]") {
+  RunConfig run;
+  run.scenario = "seed-repro";
+  run.semaphore = 32;
+  run.platform_file = "results/hw/h200-trial-release/calibration.json";
+  const Scenario scenario = load_for_run(run);
+  const SimOptions resolved = resolve_sim_options(scenario, run);
+  const ExecutionUnits units = execution_units(scenario.program);
+  const PlatformSpread spread = load_platform_spread(*run.platform_file);
+  hw::PredictionSetup setup;
+  setup.policy = "immediate";
+  setup.guard = "none";
+  setup.semaphore = 32;
+  setup.params = resolved.params;
+  setup.runs = 40;
+  const hw::PaceBand band = hw::predict_pace_band(scenario, setup, resolved.platform, spread, units, {0.7, 1.6});
+  CHECK(band.low_factor == 0.7);
+  CHECK(band.high_factor == 1.6);
+  // Scaled by hand here, so the band is checked against a scaling it does not share code with.
+  auto at = [&](double factor) {
+    PlatformSpread scaled = spread;
+    for (double& q : scaled.host_pace) q *= factor;
+    return hw::predict(scenario, setup, resolved.platform, scaled, units).manifest_by_execution;
+  };
+  CHECK(band.low.manifest_by_execution == at(0.7));
+  CHECK(band.high.manifest_by_execution == at(1.6));
+  CHECK(band.low.manifest_by_execution != band.high.manifest_by_execution);
+}

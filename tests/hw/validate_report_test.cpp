@@ -255,3 +255,23 @@ TEST_CASE("validate.json and validate.md carry the hypervisor's steal and the tr
   CHECK(hw::validate_markdown(r).find("hypervisor stole during the counted trials (/proc/stat, all CPUs): " +
                                       r.runs[0].policy + " + " + r.runs[0].guard + " 1.00%") != std::string::npos);
 }
+
+TEST_CASE("validate.json carries the pace band only where validate predicted it") {
+  hw::ValidateReport r = sample();
+  auto run = boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object();
+  CHECK(!run.contains("sim_pace_band"));
+  hw::PaceBand band;
+  band.low_factor = 0.75, band.high_factor = 1.5;
+  band.low = band.high = r.runs[0].sim;
+  band.low.manifest_executions = 2;
+  band.high.manifest_executions = 9;
+  r.runs[0].sim_pace_band = band;
+  run = boost::json::parse(hw::validate_json(r)).as_object()["runs"].as_array().at(0).as_object();
+  auto b = run["sim_pace_band"].as_object();
+  CHECK(b["low_factor"].to_number<double>() == 0.75);
+  CHECK(b["high_factor"].to_number<double>() == 1.5);
+  CHECK(b["low"].as_object()["manifest_executions"].to_number<int>() == 2);
+  CHECK(b["high"].as_object()["manifest_executions"].to_number<int>() == 9);
+  // The ends have every field of "sim".
+  for (const auto& [key, value] : run["sim"].as_object()) CHECK(b["high"].as_object().contains(key));
+}

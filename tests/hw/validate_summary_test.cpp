@@ -405,3 +405,52 @@ TEST_CASE("summary: the release timed in each process against the calibration's,
         std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("summary: the calibrated prediction as a band over the calibration's host pace, point by point",
+          "[hw][summary]") {
+  const fs::path dir = fs::temp_directory_path() / ("allocsim_summary_band." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  // The hardware corrupts execution 0 in 6 of 10 trials; the calibrated prediction says 1 in 10
+  // (+50 pp), its band's ends 0 and 5 in 10: the band 0 % to 50 %, 10 pp below the hardware.
+  hw::ValidateRun r = run("immediate", "none", 6, 1, 1);
+  hw::PaceBand band;
+  band.low_factor = 0.8, band.high_factor = 1.4;
+  band.low = band.high = r.sim;
+  band.low.manifest = band.low.manifest_executions = 0;
+  band.low.manifest_rate = 0;
+  band.low.manifest_by_execution = {0, 0};
+  band.high.manifest = band.high.manifest_executions = 5;
+  band.high.manifest_rate = 5 / 20.0;
+  band.high.manifest_by_execution = {5, 0};
+  r.sim_pace_band = band;
+  hw::ValidateReport rep = toy_report(2);
+  rep.runs = {r};
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
+  // A point without a band has no row.
+  hw::ValidateReport other = toy_report(8);
+  other.runs = {run("immediate", "none", 6, 1, 1)};
+  hw::write_validate_files((dir / "toy" / "semaphore-8").string(), other);
+  std::string md = hw::validate_summary_markdown(dir.string());
+  INFO(md);
+  CHECK(md.find("## The prediction as a band over the calibration's host pace") != std::string::npos);
+  CHECK(md.find("the band's centre is the calibrated prediction (`sim`)") != std::string::npos);
+  CHECK(md.find("| toy | 2 | 0.80 / 1.40 | 30.0% | 0.0% to 25.0% | +5.0 pp | +10.0 pp | 50.0 pp (0) | **+50.0 pp** |") !=
+        std::string::npos);
+  CHECK(md.find("| toy | 8 | 0.80") == std::string::npos);
+  CHECK(md.find("With the band, 1 of 1 points lie within 10 pp of it overall and 1 of 1 within 20 pp of it on every "
+                "execution; its centre alone, 0 and 0.") != std::string::npos);
+  // The hardware beyond the band by more than 20 pp on an execution: counted out, and marked.
+  r.corrupted_by_execution = {6, 8};
+  r.corrupted_executions = 14, r.corrupted = 8;
+  r.corrupted_rate = 14 / 20.0;
+  rep.runs = {r};
+  hw::write_validate_files((dir / "toy" / "semaphore-2").string(), rep);
+  md = hw::validate_summary_markdown(dir.string());
+  CHECK(md.find("| toy | 2 | 0.80 / 1.40 | 70.0% | 0.0% to 25.0% | **+45.0 pp** | **+80.0 pp** | 50.0 pp (0) | **+80.0 pp** |") !=
+        std::string::npos);
+  CHECK(md.find("With the band, 0 of 1 points lie within 10 pp of it overall and 0 of 1 within 20 pp of it on every "
+                "execution; its centre alone, 0 and 0.") != std::string::npos);
+  fs::remove_all(dir / "toy" / "semaphore-2");
+  CHECK(hw::validate_summary_markdown(dir.string()).find("as a band") == std::string::npos);
+  fs::remove_all(dir);
+}

@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "allocsim/engine/execution_units.h"
@@ -181,6 +182,14 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
     calibrated_spread.host_pace_level = level;
   }
   const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
+  // The band's ends are the calibration's own pace range, whichever pace the runs draw.
+  std::optional<PaceBandFactors> band;
+  if (options.pace_band) {
+    band = pace_band_factors(calibrated_spread.host_pace);
+    if (!band)
+      throw std::runtime_error("--pace-band: " + options.platform_file +
+                               " records no host pace (spread.host_pace) to take the band's ends from");
+  }
   for (Job& job : jobs) {
     const fs::path& file = job.from;
     json::value root = validate_json_reading::read_object(file);
@@ -226,14 +235,25 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
       setup.params = resolved.params;
       setup.runs = int(field(field(o, "sim", file).as_object(), "runs", file).to_number<std::int64_t>());
       const std::vector<double> pace = pace_of(o, spread, options.pace, file);
-      SimPrediction sim =
-          predict_by_blocks(scenario, setup, run_conditions(o, {platform, spread}, pace, options, after_op, file), units);
-      // All the trials' pace, whatever the blocks drew, with the factor as the runs had it.
-      PlatformSpread drawn;
-      drawn.host_pace = pace;
-      if (options.pace_factor != 1) drawn = scale_host_pace(drawn, options.pace_factor);
-      sim.host_pace = levelled_pace(drawn.host_pace, spread.host_pace_level);
-      o["sim_repredicted"] = json::parse(sim_prediction_json(sim));
+      // The prediction with every pace draw times `factor` on top of the options' own.
+      auto predict_at = [&](double factor) {
+        RepredictOptions at = options;
+        at.pace_factor = options.pace_factor * factor;
+        SimPrediction sim =
+            predict_by_blocks(scenario, setup, run_conditions(o, {platform, spread}, pace, at, after_op, file), units);
+        // All the trials' pace, whatever the blocks drew, with the factor as the runs had it.
+        PlatformSpread drawn;
+        drawn.host_pace = pace;
+        if (at.pace_factor != 1) drawn = scale_host_pace(drawn, at.pace_factor);
+        sim.host_pace = levelled_pace(drawn.host_pace, spread.host_pace_level);
+        return json::parse(sim_prediction_json(sim));
+      };
+      o["sim_repredicted"] = predict_at(1);
+      if (band)
+        o["sim_pace_band"] = json::object{{"low_factor", band->low},
+                                          {"high_factor", band->high},
+                                          {"low", predict_at(band->low)},
+                                          {"high", predict_at(band->high)}};
       o.erase("callback_trials");  // megabytes of the source's per-trial callback stages, which no prediction reads
     }
     top["repredicted"] = json::object{{"pace", pace_source_name(options.pace)},
@@ -245,6 +265,7 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
     if (options.pace == PaceSource::kCalibrationLevel || level != 1) top["repredicted"].as_object()["host_pace_level"] = level;
     if (options.check_sweep) top["repredicted"].as_object()["check_sweep"] = true;
     if (options.pace_factor != 1) top["repredicted"].as_object()["pace_factor"] = options.pace_factor;
+    if (band) top["repredicted"].as_object()["pace_band"] = true;
     if (!zeroed.empty()) {
       json::array names;
       for (const std::string& name : options.zeroed) names.emplace_back(name);

@@ -14,6 +14,7 @@
 #include "allocsim/core/seeds.h"
 #include "allocsim/engine/simulate.h"
 #include "allocsim/hw/launch_cadence.h"
+#include "allocsim/results/pace_scan.h"
 
 namespace allocsim::hw {
 
@@ -126,6 +127,25 @@ SimPrediction predict_by_blocks(const Scenario& scenario, const PredictionSetup&
   return sim;
 }
 
+std::optional<PaceBandFactors> pace_band_factors(const std::vector<double>& host_pace) {
+  if (host_pace.size() != kSpreadLevels.size()) return std::nullopt;
+  auto at = [&](double level) {
+    return host_pace[std::size_t(std::find(kSpreadLevels.begin(), kSpreadLevels.end(), level) - kSpreadLevels.begin())];
+  };
+  const double median = at(0.50);
+  if (!(median > 0)) return std::nullopt;
+  return PaceBandFactors{at(0.0) / median, at(0.99) / median};
+}
+
+PaceBand predict_pace_band(const Scenario& scenario, const PredictionSetup& setup, const PlatformProfile& platform,
+                           const PlatformSpread& spread, const ExecutionUnits& units, const PaceBandFactors& factors) {
+  PaceBand band;
+  band.low_factor = factors.low;
+  band.high_factor = factors.high;
+  band.low = predict(scenario, setup, platform, scale_host_pace(spread, factors.low), units);
+  band.high = predict(scenario, setup, platform, scale_host_pace(spread, factors.high), units);
+  return band;
+}
 
 std::vector<double> host_pace_of(const std::vector<double>& cadences_ns, double sim_cadence_ns) {
   std::vector<double> pace;

@@ -112,6 +112,11 @@ boost::json::object run_json(const ValidateRun& run) {
   if (run.sim_host_paced) o["sim_host_paced"] = prediction_json(*run.sim_host_paced);
   if (run.sim_warmup_paced) o["sim_warmup_paced"] = prediction_json(*run.sim_warmup_paced);
   if (run.sim_process_release) o["sim_process_release"] = prediction_json(*run.sim_process_release);
+  if (run.sim_pace_band)
+    o["sim_pace_band"] = boost::json::object{{"low_factor", run.sim_pace_band->low_factor},
+                                             {"high_factor", run.sim_pace_band->high_factor},
+                                             {"low", prediction_json(run.sim_pace_band->low)},
+                                             {"high", prediction_json(run.sim_pace_band->high)}};
   boost::json::array pairs;
   for (const CorruptionPair& c : run.corruption_pairs)
     pairs.push_back(boost::json::object{{"reader", c.reader},

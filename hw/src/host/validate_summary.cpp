@@ -61,6 +61,11 @@ struct Run {
   std::optional<Prediction> warmup_paced;  // ... in the uncounted trials run before them (--warmup-trials)
   std::optional<Prediction> repredicted;   // allocsim-hw repredict's (repredict.h), from `repredicted_from`
   std::string repredicted_from;            // "<pace> pace, <release> release"
+  // sim_pace_band's ends (PaceBand): the prediction at the calibration's p0 and p99 host pace over
+  // its median, these factors; they bracket `repredicted` where repredict wrote them, else `sim`.
+  std::optional<Prediction> band_low, band_high;
+  double band_low_factor = 1, band_high_factor = 1;
+  bool band_around_repredicted = false;
   int warmup_trials = 0;
   // The validating process timed the semaphore release (process_release): the prediction charging
   // that and the one charging the calibration's. Reported apart ("sim_process_release", `sim` the
@@ -239,6 +244,18 @@ void read_file(const fs::path& file, Session& s) {
         for (const json::value& name : zeroed->as_array())
           r.repredicted_from += ", " + json::value_to<std::string>(name) + " at 0";
     }
+    if (const json::value* band = o.if_contains("sim_pace_band")) {
+      const json::object& b = band->as_object();
+      r.band_low = read_prediction(field(b, "low", file).as_object(), file);
+      r.band_high = read_prediction(field(b, "high", file).as_object(), file);
+      r.band_low_factor = num(b, "low_factor", file);
+      r.band_high_factor = num(b, "high_factor", file);
+      const json::value* how = top.if_contains("repredicted");
+      const json::value* around = how ? how->as_object().if_contains("pace_band") : nullptr;
+      r.band_around_repredicted = around && json::value_to<bool>(*around);
+      if (r.band_around_repredicted && !o.contains("sim_repredicted"))
+        throw std::runtime_error(file.string() + ": a pace band around a re-prediction, but no sim_repredicted");
+    }
     if (o.contains("sim_warmup_paced")) {
       r.warmup_paced = read_prediction(field(o, "sim_warmup_paced", file).as_object(), file);
       r.warmup_trials = int(u64(field(o, "warmup", file).as_object(), "trials", file));
@@ -298,6 +315,8 @@ void pool_run(Run& into, const Run& r, const fs::path& file) {
   pool_optional(into.paced, r.paced, into.executions);
   pool_optional(into.warmup_paced, r.warmup_paced, into.executions);
   pool_optional(into.repredicted, r.repredicted, into.executions);
+  pool_optional(into.band_low, r.band_low, into.executions);
+  pool_optional(into.band_high, r.band_high, into.executions);
   pool_optional(into.release_here, r.release_here, into.executions);
   pool_optional(into.release_calibrated, r.release_calibrated, into.executions);
   into.pace_scaled = into.pace_scaled || r.pace_scaled;
@@ -439,6 +458,64 @@ void paced_table(std::ostream& o, const Groups& groups, std::optional<Prediction
     << calibrated_overall_ok << " and " << calibrated_executions_ok << ".\n";
 }
 
+/// How far `x` lies outside [lo, hi]: 0 inside, else its signed distance to the nearer end.
+double outside(double x, double lo, double hi) { return x < lo ? x - lo : x > hi ? x - hi : 0; }
+
+/// The points whose runs have a pace band (sim_pace_band), each execution's band the lowest to the
+/// highest probability of the band's centre (the calibrated or re-predicted prediction) and its two
+/// ends, against the hardware's fraction, as a table and a sentence counting the points within
+/// bounds of the band and of its centre.
+void band_table(std::ostream& o, const Groups& groups) {
+  o << "| scenario | semaphore | pace factors p0 / p99 | hw rate, all | band rate, all | outside the band, all | "
+       "largest per-execution distance outside the band | widest band (execution) | centre: largest "
+       "per-execution diff |\n|---|---|---|---|---|---|---|---|---|\n";
+  int points = 0, overall_ok = 0, executions_ok = 0, centre_overall_ok = 0, centre_executions_ok = 0;
+  for (const auto& [key, runs] : groups) {
+    double hw_execs = 0, lo_execs = 0, hi_execs = 0, centre_execs = 0, total = 0, worst = 0, centre_worst = 0, widest = -1;
+    int widest_execution = 0;
+    double low_factor = 1, high_factor = 1;
+    for (const Run* r : runs) {
+      if (!r->band_low || !r->band_high) continue;
+      const Prediction& centre = r->band_around_repredicted ? *r->repredicted : r->sim;
+      const Prediction* three[] = {&centre, &*r->band_low, &*r->band_high};
+      const double n = double(r->trials) * double(r->executions);
+      if (total == 0) low_factor = r->band_low_factor, high_factor = r->band_high_factor;
+      hw_execs += double(r->corrupted_executions);
+      double lo = 1, hi = 0;
+      for (const Prediction* p : three) lo = std::min(lo, p->rate), hi = std::max(hi, p->rate);
+      lo_execs += lo * n, hi_execs += hi * n, centre_execs += centre.rate * n;
+      total += n;
+      for (std::size_t e = 0; e < r->hw_by_execution.size(); ++e) {
+        double e_lo = 1, e_hi = 0;
+        for (const Prediction* p : three) {
+          const double q = p->runs && e < p->by_execution.size() ? double(p->by_execution[e]) / p->runs : 0;
+          e_lo = std::min(e_lo, q), e_hi = std::max(e_hi, q);
+        }
+        const double d = outside(r->trials ? double(r->hw_by_execution[e]) / r->trials : 0, e_lo, e_hi);
+        if (std::fabs(d) > std::fabs(worst)) worst = d;
+        if (e_hi - e_lo > widest) widest = e_hi - e_lo, widest_execution = int(e);
+      }
+      const double cw = r->largest_execution_diff_pp(centre);
+      if (std::fabs(cw) > std::fabs(centre_worst)) centre_worst = cw;
+    }
+    if (total == 0) continue;  // no run of this point has a band
+    const double hw_rate = hw_execs / total, lo_rate = lo_execs / total, hi_rate = hi_execs / total;
+    const double diff = 100.0 * outside(hw_rate, lo_rate, hi_rate);
+    ++points;
+    overall_ok += std::fabs(diff) <= kMarkedDiffPp;
+    executions_ok += std::fabs(100 * worst) <= kMarkedExecutionDiffPp;
+    centre_overall_ok += std::fabs(100.0 * (hw_rate - centre_execs / total)) <= kMarkedDiffPp;
+    centre_executions_ok += std::fabs(centre_worst) <= kMarkedExecutionDiffPp;
+    o << "| " << key.first << " | " << key.second << " | " << fmt("%.2f", low_factor) << " / "
+      << fmt("%.2f", high_factor) << " | " << pct(hw_rate) << " | " << pct(lo_rate) << " to " << pct(hi_rate) << " | "
+      << pp(diff) << " | " << pp(100 * worst, kMarkedExecutionDiffPp) << " | " << fmt("%.1f pp", 100 * widest) << " ("
+      << widest_execution << ") | " << pp(centre_worst, kMarkedExecutionDiffPp) << " |\n";
+  }
+  o << "\nWith the band, " << overall_ok << " of " << points << " points lie within " << fmt("%.0f", kMarkedDiffPp)
+    << " pp of it overall and " << executions_ok << " of " << points << " within " << fmt("%.0f", kMarkedExecutionDiffPp)
+    << " pp of it on every execution; its centre alone, " << centre_overall_ok << " and " << centre_executions_ok << ".\n";
+}
+
 }  // namespace
 
 std::string validate_summary_markdown(const std::string& dir) {
@@ -576,6 +653,24 @@ std::string validate_summary_markdown(const std::string& dir) {
          "from: it is known before the first counted trial, so nothing of the trials it is compared with went "
          "into it.\n\n";
     paced_table(o, groups, &Run::warmup_paced, "the warm-up's pace");
+  }
+
+  // ---- the calibrated prediction as a band over the calibration's own host pace
+  if (std::any_of(s.runs.begin(), s.runs.end(), [](const Run& r) { return r.band_low.has_value(); })) {
+    const bool around_repredicted =
+        std::any_of(s.runs.begin(), s.runs.end(), [](const Run& r) { return r.band_around_repredicted; });
+    o << "\n## The prediction as a band over the calibration's host pace\n\n"
+      << "The host ran a whole session at one pace and the next at another, and an execution on the edge "
+         "followed it. From the calibration alone the prediction can bound such an execution, not pin it: "
+         "its runs again with every host-pace draw times the calibration's own lowest (p0) and highest (p99) "
+         "host pace over its median (`sim_pace_band` in validate.json; "
+      << (around_repredicted ? "around the re-prediction, `allocsim-hw repredict --pace-band`"
+                             : "`allocsim-hw validate --pace-band`")
+      << "). An execution's band runs from the lowest to the highest probability of the three predictions; "
+         "the band's centre is "
+      << (around_repredicted ? "the re-prediction (`sim_repredicted`)" : "the calibrated prediction (`sim`)")
+      << ". Distances outside the band are to its nearer end (0 inside it).\n\n";
+    band_table(o, groups);
   }
 
   // ---- the same points, predicted again offline (allocsim-hw repredict)

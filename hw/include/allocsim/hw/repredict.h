@@ -41,6 +41,10 @@ struct RepredictOptions {
   /// execution's fraction followed it (results/hw/session-spread); the calibrated prediction at the
   /// ends of the calibration's own pace range bounds where such a session can land (hw/scripts/pace_band.py).
   double pace_factor = 1;
+  /// Also the re-prediction at the two ends of the calibration's own host pace, each over its
+  /// median (PaceBand, validate_report.h), as "sim_pace_band" in place of the file's: the band a
+  /// session from this calibration may land in. Needs a calibration with a host pace.
+  bool pace_band = false;
 };
 
 inline constexpr PaceSource kPaceSources[] = {PaceSource::kTrials, PaceSource::kWarmup, PaceSource::kCalibration,
@@ -54,14 +58,16 @@ const char* release_source_name(ReleaseSource r);  // "calibration", "process", 
 /// prediction per run, "sim_repredicted" (validate_report.h's "sim" fields), without the runs'
 /// "callback_trials" (most of a file's bytes; the source keeps them), and a top-level
 /// "repredicted": {"pace", "release", "blocks", "platform_source", "release_tail", "check_sweep"
-/// true with that option, "pace_factor" where it is not 1, and "zeroed", the fields at 0, with that one} saying what it
+/// true with that option, "pace_factor" where it is not 1, "pace_band" true with that option (its
+/// "sim_pace_band" then brackets "sim_repredicted", not "sim"), and "zeroed", the fields at 0, with that one} saying what it
 /// drew from (release_tail false: the file had no tail of the process's release above p99, so
 /// draws there are its p99). Same seeds and runs as the file's "sim": with the calibration's pace and
 /// release it is "sim" again, byte for byte. Every file is read and predicted before any is
 /// written. Throws std::runtime_error naming the file: not a validate.json, a --set or
 /// --schedule run, a profile other than the platform file's, a pace or release the file did not
 /// measure, or blocks without a per-trial source; std::invalid_argument for a pace factor that is
-/// not positive and finite. `progress` gets one line per file.
+/// not positive and finite. A pace band asked of a calibration with no host pace is a
+/// std::runtime_error too. `progress` gets one line per file.
 void repredict_session(const std::string& src, const std::string& out, const RepredictOptions& options,
                        const std::function<void(const std::string&)>& progress);
 

@@ -2,6 +2,7 @@
 // and costs drawn from a platform spread, summed into a SimPrediction (validate_report.h). Needs
 // no GPU: validate calls it beside its trials, repredict (repredict.h) on committed files.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,18 @@ struct RunConditions {
 SimPrediction predict_by_blocks(const Scenario& scenario, const PredictionSetup& setup,
                                 const std::vector<RunConditions>& blocks, const ExecutionUnits& units,
                                 CorruptionPairTally* pairs = nullptr, TimelineCombination* timeline = nullptr);
+
+/// The factors of a PaceBand: the host pace's p0 and p99 (quantiles at kSpreadLevels) each over
+/// its p50. nullopt where there is no pace to take them from (the calibration predates it).
+struct PaceBandFactors {
+  double low = 1, high = 1;
+};
+std::optional<PaceBandFactors> pace_band_factors(const std::vector<double>& host_pace);
+
+/// predict() twice more, every host-pace draw of `spread` times each of `factors` (the pace's own
+/// level and the rest of the spread as they are): a PaceBand without `sim` itself.
+PaceBand predict_pace_band(const Scenario& scenario, const PredictionSetup& setup, const PlatformProfile& platform,
+                           const PlatformSpread& spread, const ExecutionUnits& units, const PaceBandFactors& factors);
 
 /// The host pace of trials with these launch cadences (TrialStats::host_cadence_ns), each over the
 /// simulator's median for the same program (SimPrediction::host_cadence_ns): its quantiles at

@@ -19,7 +19,8 @@
 //    hypervisor's steal, cpu_steal.h), "host_cpu_by_trial" and "cpu_probe_ns_by_trial" (optional), "call_ns_by_trial" (optional:
 //    {<kHostCalls name>: [ns per trial]} for the kinds called), "warmup" (optional: {"trials",
 //    "host_cadence_by_trial"}), "sim_host_paced", "sim_warmup_paced" and "sim_process_release"
-//    (optional): the same fields as "sim" (validate_runner.h),
+//    (optional): the same fields as "sim" (validate_runner.h), "sim_pace_band" (optional, validate
+//    --pace-band): {"low_factor", "high_factor", "low" and "high" with the fields of "sim"} (PaceBand),
 //    "corruption_pairs": [{"reader", "reader_execution", "writer", "writer_execution", "hw_trials",
 //                          "hw_words", "sim_runs"}],
 //    "callback_trials" (only for runs whose trials ran policy callbacks): [CallbackTrial's fields]}]}
@@ -68,6 +69,18 @@ struct SimPrediction {
   std::vector<double> host_pace;  // the host pace's quantiles the runs drew from, times the spread's host_pace_level (empty: none)
   bool completed = true;
   bool available = true;  // false: the simulator could not be run (message in error)
+};
+
+/// The calibrated prediction replayed at the two ends of the calibration's own host pace
+/// (validate --pace-band, repredict --pace-band): every pace draw times `low_factor` (the
+/// calibration's p0 host pace over its median) and times `high_factor` (its p99 over its median).
+/// A session's host sat at one pace throughout and moved between sessions, and an execution on the
+/// edge followed it (results/hw/session-spread); one probability cannot be near every session, but
+/// an execution's band, the lowest to the highest of the three predictions, bounds where a session
+/// from this calibration may land (results/hw/pace-band).
+struct PaceBand {
+  double low_factor = 1, high_factor = 1;
+  SimPrediction low, high;
 };
 
 /// One (reader, writer) pair of a corruption, as both sides saw it: the hardware's foreign reads
@@ -165,6 +178,8 @@ struct ValidateRun {
   // With ProcessRelease: the prediction with the release path timed in this process instead of
   // the calibration's (its callback_after_op_ns and spread), everything else as `sim`.
   std::optional<SimPrediction> sim_process_release;
+  // validate --pace-band, where the calibration has a host pace: `sim` at its pace's two ends.
+  std::optional<PaceBand> sim_pace_band;
   std::vector<CorruptionPair> corruption_pairs;  // by reader, then writer (BufferId order)
   std::vector<ForcedDelayResult> forced_delays;  // validate --schedule's forced run only
   std::vector<CallbackTrial> callback_trials;    // by trial; empty when no trial ran a callback
