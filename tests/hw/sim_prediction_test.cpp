@@ -20,27 +20,42 @@ std::vector<int> plus(std::vector<int> a, const std::vector<int>& b) {
   return a;
 }
 
+/// seed-repro at semaphore 32 under h200-trial-release's calibration, immediate + none: its
+/// execution 1 goes with the host's pace, so a prediction at another pace shows.
+struct PaceEdge {
+  RunConfig run = [] {
+    RunConfig r;
+    r.scenario = "seed-repro";
+    r.semaphore = 32;
+    r.platform_file = "results/hw/h200-trial-release/calibration.json";
+    return r;
+  }();
+  Scenario scenario = load_for_run(run);
+  SimOptions resolved = resolve_sim_options(scenario, run);
+  ExecutionUnits units = execution_units(scenario.program);
+  hw::PredictionSetup setup = [this] {
+    hw::PredictionSetup s;
+    s.policy = "immediate";
+    s.guard = "none";
+    s.semaphore = 32;
+    s.params = resolved.params;
+    return s;
+  }();
+};
+
 }  // namespace
 
 TEST_CASE("predict_by_blocks: each block's runs as predicted under that block alone", "[hw][predict]") {
-  // seed-repro at semaphore 32, whose execution 1 goes with the host's pace: at pace 1 and pace 2
-  // the two blocks' predictions differ, so a wrong run-to-block mapping shows.
-  RunConfig run;
-  run.scenario = "seed-repro";
-  run.semaphore = 32;
-  run.platform_file = "results/hw/h200-trial-release/calibration.json";
-  const Scenario scenario = load_for_run(run);
-  const SimOptions resolved = resolve_sim_options(scenario, run);
-  const ExecutionUnits units = execution_units(scenario.program);
-  hw::RunConditions steady{resolved.platform, load_platform_spread(*run.platform_file)};
+  // At pace 1 and pace 2 the two blocks' predictions differ, so a wrong run-to-block mapping shows.
+  PaceEdge edge;
+  const Scenario& scenario = edge.scenario;
+  const SimOptions& resolved = edge.resolved;
+  const ExecutionUnits& units = edge.units;
+  hw::PredictionSetup& setup = edge.setup;
+  hw::RunConditions steady{resolved.platform, load_platform_spread(*edge.run.platform_file)};
   hw::RunConditions slow = steady;
   steady.spread.host_pace.assign(kSpreadLevels.size(), 1.0);
   slow.spread.host_pace.assign(kSpreadLevels.size(), 2.0);
-  hw::PredictionSetup setup;
-  setup.policy = "immediate";
-  setup.guard = "none";
-  setup.semaphore = 32;
-  setup.params = resolved.params;
   const int n = 20;
   auto alone = [&](const hw::RunConditions& c, int runs) {
     setup.runs = runs;
@@ -71,19 +86,12 @@ TEST_CASE("pace_band_factors: the host pace's p0 and p99 over its median, none w
 }
 
 TEST_CASE("predict_pace_band: predict() with every host-pace quantile times each factor", "[hw][predict]") {
-  RunConfig run;
-  run.scenario = "seed-repro";
-  run.semaphore = 32;
-  run.platform_file = "results/hw/h200-trial-release/calibration.json";
-  const Scenario scenario = load_for_run(run);
-  const SimOptions resolved = resolve_sim_options(scenario, run);
-  const ExecutionUnits units = execution_units(scenario.program);
-  const PlatformSpread spread = load_platform_spread(*run.platform_file);
-  hw::PredictionSetup setup;
-  setup.policy = "immediate";
-  setup.guard = "none";
-  setup.semaphore = 32;
-  setup.params = resolved.params;
+  PaceEdge edge;
+  const Scenario& scenario = edge.scenario;
+  const SimOptions& resolved = edge.resolved;
+  const ExecutionUnits& units = edge.units;
+  hw::PredictionSetup& setup = edge.setup;
+  const PlatformSpread spread = load_platform_spread(*edge.run.platform_file);
   setup.runs = 40;
   const hw::PaceBand band = hw::predict_pace_band(scenario, setup, resolved.platform, spread, units, {0.7, 1.6});
   CHECK(band.low_factor == 0.7);
