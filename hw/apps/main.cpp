@@ -173,9 +173,8 @@ int cmd_validate(const RunConfig& run, const std::string& policies, const std::s
   if (run.platform_file) config.spread = load_platform_spread(*run.platform_file);
   // Refused before any GPU is touched: a band asked for and not written would pass unnoticed.
   if (pace_band && schedule) throw std::invalid_argument("--pace-band: not with --schedule (the forced run's host waits on it)");
-  if (pace_band && !hw::pace_band_factors(config.spread.host_pace))
-    throw std::invalid_argument("--pace-band: " + run.platform_file.value_or(std::string("the scenario's defaults")) +
-                                " records no host pace (spread.host_pace) to take the band's ends from");
+  if (pace_band)
+    hw::require_pace_band_factors(config.spread.host_pace, run.platform_file.value_or("the scenario's defaults"));
   config.pace_band = pace_band;
   // This backend runs every callback through its relay (hw/src/gpu/callback_relay.h): a profile
   // saying otherwise predicts the callback policies under CUDA's own callback instead.

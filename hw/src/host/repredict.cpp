@@ -184,12 +184,7 @@ void repredict_session(const std::string& src, const std::string& out, const Rep
   const std::size_t after_op = platform_field_index(*find_platform_field("callback_after_op_ns"));
   // The band's ends are the calibration's own pace range, whichever pace the runs draw.
   std::optional<PaceBandFactors> band;
-  if (options.pace_band) {
-    band = pace_band_factors(calibrated_spread.host_pace);
-    if (!band)
-      throw std::runtime_error("--pace-band: " + options.platform_file +
-                               " records no host pace (spread.host_pace) to take the band's ends from");
-  }
+  if (options.pace_band) band = require_pace_band_factors(calibrated_spread.host_pace, options.platform_file);
   for (Job& job : jobs) {
     const fs::path& file = job.from;
     json::value root = validate_json_reading::read_object(file);

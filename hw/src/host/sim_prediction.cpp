@@ -137,6 +137,12 @@ std::optional<PaceBandFactors> pace_band_factors(const std::vector<double>& host
   return PaceBandFactors{at(0.0) / median, at(0.99) / median};
 }
 
+PaceBandFactors require_pace_band_factors(const std::vector<double>& host_pace, const std::string& calibration) {
+  if (const std::optional<PaceBandFactors> factors = pace_band_factors(host_pace)) return *factors;
+  throw std::runtime_error("--pace-band: " + calibration +
+                           " records no host pace (spread.host_pace) to take the band's ends from");
+}
+
 PaceBand predict_pace_band(const Scenario& scenario, const PredictionSetup& setup, const PlatformProfile& platform,
                            const PlatformSpread& spread, const ExecutionUnits& units, const PaceBandFactors& factors) {
   PaceBand band;

@@ -62,6 +62,9 @@ struct PaceBandFactors {
   double low = 1, high = 1;
 };
 std::optional<PaceBandFactors> pace_band_factors(const std::vector<double>& host_pace);
+/// pace_band_factors, or std::runtime_error "--pace-band: `calibration` records no host pace ...":
+/// the refusal validate and repredict both give before they predict or write anything.
+PaceBandFactors require_pace_band_factors(const std::vector<double>& host_pace, const std::string& calibration);
 
 /// predict() twice more, every host-pace draw of `spread` times each of `factors` (the pace's own
 /// level and the rest of the spread as they are): a PaceBand without `sim` itself.
